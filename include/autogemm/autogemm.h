@@ -1,0 +1,76 @@
+/* autogemm: an autotuning GEMM runtime for NVIDIA GPUs (sm_80 and newer).
+ * C API with cuBLAS semantics: column-major storage, op(A) and op(B) chosen by transa/transb,
+ * alpha and beta passed as host pointers, work enqueued on the handle's stream. */
+#ifndef AUTOGEMM_AUTOGEMM_H
+#define AUTOGEMM_AUTOGEMM_H
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define AUTOGEMM_API
+#else
+#define AUTOGEMM_API __attribute__((visibility("default")))
+#endif
+
+/** Result of every autogemm call. */
+typedef enum {
+  AUTOGEMM_STATUS_SUCCESS = 0,          /**< the call did what it was asked */
+  AUTOGEMM_STATUS_NOT_INITIALIZED = 1,  /**< the handle is null or was not created by autogemmCreate */
+  AUTOGEMM_STATUS_INVALID_VALUE = 2,    /**< an argument is out of range; autogemmGetLastErrorMessage names it */
+  AUTOGEMM_STATUS_ALLOC_FAILED = 3,     /**< device or host memory could not be allocated */
+  AUTOGEMM_STATUS_ARCH_MISMATCH = 4,    /**< the device is older than sm_80, or this build has no code for it */
+  AUTOGEMM_STATUS_NOT_SUPPORTED = 5,    /**< valid arguments that no compiled kernel can implement */
+  AUTOGEMM_STATUS_EXECUTION_FAILED = 6, /**< a CUDA launch or runtime call failed */
+  AUTOGEMM_STATUS_NO_DEVICE = 7,        /**< no CUDA device is present, or the device index is invalid */
+  AUTOGEMM_STATUS_INTERNAL_ERROR = 8    /**< a bug in autogemm; please report it with the message */
+} autogemmStatus_t;
+
+/** How an operand enters the product, as cublasOperation_t: C means conjugate-transpose, which for
+ * real types is the same as T. */
+typedef enum { AUTOGEMM_OP_N = 0, AUTOGEMM_OP_T = 1, AUTOGEMM_OP_C = 2 } autogemmOperation_t;
+
+/** Opaque library context: bound to one device at creation, holds a stream and a split-k workspace. */
+typedef struct autogemmContext* autogemmHandle_t;
+
+/** Creates a handle bound to the current CUDA device, with the default (legacy) stream. */
+AUTOGEMM_API autogemmStatus_t autogemmCreate(autogemmHandle_t* handle);
+/** Creates a handle bound to device `device`. */
+AUTOGEMM_API autogemmStatus_t autogemmCreateForDevice(autogemmHandle_t* handle, int device);
+/** Releases the handle and its workspace. Waits for no work; synchronise the stream first. */
+AUTOGEMM_API autogemmStatus_t autogemmDestroy(autogemmHandle_t handle);
+
+/** Sets the stream every later call of this handle enqueues on (0 = legacy default stream). */
+AUTOGEMM_API autogemmStatus_t autogemmSetStream(autogemmHandle_t handle, cudaStream_t stream);
+AUTOGEMM_API autogemmStatus_t autogemmGetStream(autogemmHandle_t handle, cudaStream_t* stream);
+/** The device the handle is bound to. */
+AUTOGEMM_API autogemmStatus_t autogemmGetDevice(autogemmHandle_t handle, int* device);
+
+/** C = alpha * op(A) * op(B) + beta * C, single precision, exactly as cublasSgemm:
+ *  op(A) is m x k, op(B) is k x n, C is m x n, all column-major with leading dimensions
+ *  lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n), ldc >= max(1, m).
+ *  alpha and beta are host pointers. m, n or k = 0 and alpha = 0 follow BLAS: C = beta * C, and
+ *  beta = 0 writes C without reading it. Offsets are computed in 64-bit, so any size whose matrices
+ *  fit in memory is accepted. Asynchronous with respect to the host. */
+AUTOGEMM_API autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOperation_t transa,
+                                            autogemmOperation_t transb, int m, int n, int k, const float* alpha,
+                                            const float* A, int lda, const float* B, int ldb, const float* beta,
+                                            float* C, int ldc);
+
+/** A fixed English description of a status code; never null. */
+AUTOGEMM_API const char* autogemmGetStatusString(autogemmStatus_t status);
+
+/** The message of the last failed call on this thread (naming the bad value), or "" if none. */
+AUTOGEMM_API const char* autogemmGetLastErrorMessage(void);
+
+/** Library version as "MAJOR.MINOR.PATCH". */
+AUTOGEMM_API const char* autogemmGetVersion(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* AUTOGEMM_AUTOGEMM_H */

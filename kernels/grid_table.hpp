@@ -1,0 +1,50 @@
+// The kernel grid: the one table of FP32 SIMT instances autogemm compiles. The generator crosses it
+// with every layout and alignment class and keeps what the validity rule accepts; tests check the
+// per-class counts. Edit here to grow or shrink the grid.
+#pragma once
+
+#include <vector>
+
+#include "kernel_config.hpp"
+
+namespace autogemm {
+
+struct TileShape {
+  int bm, bn, wm, wn, tm, tn;
+};
+
+struct PipelineChoice {
+  int bk, stages, min_blocks;
+};
+
+/// Block / warp / thread tiles, from 32x32 (64 threads) to 256x128 (256 threads).
+inline constexpr TileShape kTileShapes[] = {
+    {32, 32, 32, 16, 4, 4},    {32, 64, 32, 32, 4, 8},   {64, 32, 32, 32, 8, 4},    {64, 64, 32, 32, 4, 8},
+    {64, 64, 64, 32, 8, 8},    {128, 32, 32, 32, 8, 4},  {32, 128, 32, 32, 4, 8},   {128, 64, 64, 32, 8, 8},
+    {64, 128, 32, 64, 8, 8},   {128, 128, 64, 32, 8, 8}, {128, 128, 64, 64, 8, 16}, {256, 64, 64, 32, 8, 8},
+    {256, 128, 64, 64, 8, 16},
+};
+
+/// K depth, cp.async stages and __launch_bounds__ min blocks tried with every tile shape.
+inline constexpr PipelineChoice kPipelineChoices[] = {
+    {8, 2, 2}, {8, 4, 1}, {16, 3, 1}, {16, 5, 2}, {32, 3, 1},
+};
+
+inline constexpr Op kOps[] = {Op::N, Op::T};
+inline constexpr int kAligns[] = {4, 1};
+
+/// Every valid instance of the grid, in a fixed order (layout, alignment, tile, pipeline).
+inline std::vector<KernelConfig> enumerate_grid() {
+  std::vector<KernelConfig> out;
+  for (Op a : kOps)
+    for (Op b : kOps)
+      for (int align : kAligns)
+        for (const TileShape& t : kTileShapes)
+          for (const PipelineChoice& pc : kPipelineChoices) {
+            const KernelConfig c{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b, align};
+            if (is_valid(c)) out.push_back(c);
+          }
+  return out;
+}
+
+}  // namespace autogemm

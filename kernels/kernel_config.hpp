@@ -1,0 +1,108 @@
+// KernelConfig: the one description of an FP32 SIMT GEMM kernel instance. Its geometry, its validity
+// rule and its procedural name (the database key) live here and nowhere else; the kernel template,
+// the instance generator, the tuner and the runtime all include this header.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace autogemm {
+
+/// How an operand is stored, in cuBLAS terms: N = as given, T = transposed (C = T for real types).
+enum class Op : int { N = 0, T = 1 };
+
+/// Which dimension of an operand tile is contiguous in memory. For A (m x k): op N is M-contiguous,
+/// op T is K-contiguous. For B (k x n): op N is K-contiguous, op T is N-contiguous.
+constexpr bool a_is_k_major(Op op) { return op == Op::T; }
+constexpr bool b_is_k_major(Op op) { return op == Op::N; }
+
+/// Shared-memory padding, in floats, of a K-major tile row: keeps 16-byte row alignment for cp.async
+/// and spreads the column reads of a warp over distinct banks (see docs/kernels.md).
+inline constexpr int kKMajorPad = 4;
+
+/// Largest dynamic shared memory any supported architecture grants one block (sm_90: 227 KiB).
+/// The device's own limit is checked again at run time.
+inline constexpr int kMaxSharedBytesAnyArch = 227 * 1024;
+
+struct KernelConfig {
+  int bm = 0, bn = 0, bk = 0;  // threadblock tile
+  int wm = 0, wn = 0;          // warp tile
+  int tm = 0, tn = 0;          // thread tile (accumulators per thread = tm * tn)
+  int stages = 0;              // cp.async pipeline depth
+  int min_blocks = 0;          // __launch_bounds__ minimum blocks per SM
+  Op op_a = Op::N, op_b = Op::N;
+  int align = 1;               // elements per global load: 4 (16-byte vectors) or 1 (scalar)
+
+  constexpr int warps_m() const { return wm > 0 ? bm / wm : 0; }
+  constexpr int warps_n() const { return wn > 0 ? bn / wn : 0; }
+  constexpr int threads() const { return warps_m() * warps_n() * 32; }
+  constexpr int lanes_m() const { return tm > 0 ? wm / tm : 0; }  // lanes of a warp along M
+  constexpr int lanes_n() const { return tn > 0 ? wn / tn : 0; }
+
+  /// Floats of one pipeline stage of A / B in shared memory.
+  constexpr int a_stage_floats() const {
+    return a_is_k_major(op_a) ? bm * (bk + kKMajorPad) : bk * bm;
+  }
+  constexpr int b_stage_floats() const {
+    return b_is_k_major(op_b) ? bn * (bk + kKMajorPad) : bk * bn;
+  }
+  constexpr int shared_bytes() const {
+    return stages * (a_stage_floats() + b_stage_floats()) * static_cast<int>(sizeof(float));
+  }
+
+  friend constexpr bool operator==(const KernelConfig&, const KernelConfig&) = default;
+};
+
+/// The validity rule, written once: returns nullptr when `c` describes a kernel that compiles and runs
+/// correctly, else the reason it does not. Used by the kernel's static_assert, the generator, the
+/// tuner's pruning and the runtime's can_implement.
+constexpr const char* invalid_reason(const KernelConfig& c) {
+  if (c.bm < 16 || c.bm > 256 || c.bn < 16 || c.bn > 256) return "block tile BM, BN must lie in [16, 256]";
+  if (c.bk < 4 || c.bk > 64 || c.bk % 4 != 0) return "BK must be a multiple of 4 in [4, 64]";
+  if (c.wm <= 0 || c.wn <= 0 || c.bm % c.wm != 0 || c.bn % c.wn != 0)
+    return "warp tile must divide the block tile";
+  if (c.tm <= 0 || c.tn <= 0 || c.wm % c.tm != 0 || c.wn % c.tn != 0)
+    return "thread tile must divide the warp tile";
+  if (c.tm % 4 != 0 || c.tn % 4 != 0)
+    return "thread tile TM, TN must be multiples of 4 (float4 fragment reads)";
+  if (c.lanes_m() * c.lanes_n() != 32) return "warp tile / thread tile must give exactly 32 lanes";
+  if (c.threads() < 32 || c.threads() > 1024) return "threads per block must lie in [32, 1024]";
+  if (c.stages < 2 || c.stages > 8) return "stages must lie in [2, 8]";
+  if (c.min_blocks < 1 || c.min_blocks > 4) return "min blocks per SM must lie in [1, 4]";
+  if (c.align != 1 && c.align != 4) return "align must be 1 (scalar) or 4 (16-byte vectors)";
+  if (c.align == 4) {
+    // A vector runs along the contiguous dimension of each operand tile.
+    if ((a_is_k_major(c.op_a) ? c.bk : c.bm) % 4 != 0) return "A tile's contiguous extent must be a multiple of 4";
+    if ((b_is_k_major(c.op_b) ? c.bk : c.bn) % 4 != 0) return "B tile's contiguous extent must be a multiple of 4";
+  }
+  // Every thread issues the same number of copies per stage: no tail loop, no idle threads.
+  if ((c.bm * c.bk / c.align) % c.threads() != 0) return "BM*BK/align must be a multiple of the thread count";
+  if ((c.bn * c.bk / c.align) % c.threads() != 0) return "BN*BK/align must be a multiple of the thread count";
+  if (c.tm * c.tn > 128) return "more than 128 accumulators per thread spill registers";
+  // Register budget of __launch_bounds__(threads, min_blocks): accumulators, fragments and ~40
+  // registers of addressing must fit, or the compiler spills to local memory.
+  {
+    int budget = 65536 / (c.threads() * c.min_blocks);
+    if (budget > 255) budget = 255;
+    if (c.tm * c.tn + c.tm + c.tn + 40 > budget) return "register budget of (threads, min blocks) too small for the thread tile";
+  }
+  if (c.shared_bytes() > kMaxSharedBytesAnyArch) return "shared memory per block exceeds 227 KiB";
+  if (static_cast<long>(c.shared_bytes()) * c.min_blocks > 228L * 1024) return "min blocks per SM do not fit in shared memory";
+  return nullptr;
+}
+
+constexpr bool is_valid(const KernelConfig& c) { return invalid_reason(c) == nullptr; }
+
+/// Layout code of an instance as in cuBLAS/CUTLASS names: first letter op(A), second op(B).
+std::string layout_code(Op a, Op b);
+
+/// Procedural name, stable across rebuilds, e.g.
+/// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4". Every field is in the name.
+std::string kernel_name(const KernelConfig& c);
+
+/// Inverse of kernel_name; nullopt when `name` is not a well-formed instance name.
+std::optional<KernelConfig> parse_kernel_name(std::string_view name);
+
+}  // namespace autogemm

@@ -1,0 +1,243 @@
+// FP32 SIMT GEMM on CUDA cores for sm_80+: block tile staged through shared memory by a cp.async
+// multistage pipeline, warp tile, register thread tile, L2-grouped block order, optional split-k.
+// One template covers every layout and alignment class; KernelConfig (kernel_config.hpp) is its key.
+#pragma once
+
+#include <atomic>
+
+#include <cuda/atomic>
+#include <cuda_runtime.h>
+
+#include "cp_async.cuh"
+#include "gemm_params.hpp"
+#include "kernel_config.hpp"
+
+namespace autogemm::detail {
+
+__host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+/// Output tiles are visited in groups of kL2GroupRows tile-rows so that blocks running together share
+/// A rows and B columns in L2 (background: L2-aware block order).
+inline constexpr int kL2GroupRows = 8;
+
+/// Position, along its X dimension (M for A, N for B), of fragment element `i` of a lane.
+/// X-major tiles give each lane runs of 4 adjacent elements (one float4 read); K-major tiles give
+/// lanes adjacent rows, which the padded row stride maps to distinct banks.
+template <bool kKMajor, int kLanes>
+__device__ __forceinline__ int frag_x(int i, int lane_x) {
+  if constexpr (kKMajor) {
+    return i * kLanes + lane_x;
+  } else {
+    return (i / 4) * (kLanes * 4) + lane_x * 4 + (i % 4);
+  }
+}
+
+/// Issues the cp.async copies of one BK-deep operand tile into shared memory.
+/// Global element (x, kk) lives at g[kKMajor ? kk + x*ld : x + kk*ld]; x in [x0, x_end), k in [k0, k_end).
+/// Shared layout: K-major (X, BK + pad), else (BK, X). Out-of-range elements are zero-filled.
+template <int X, int BK, int V, int kThreads, bool kKMajor>
+__device__ __forceinline__ void load_operand_tile(float* s, const float* g, int64_t ld, int x0, int x_end,
+                                                  int k0, int k_end, int tid) {
+  constexpr int kContig = kKMajor ? BK : X;
+  constexpr int kVecPerRow = kContig / V;
+  constexpr int kIters = (X * BK / V) / kThreads;
+  constexpr int kRowStride = kKMajor ? BK + kKMajorPad : X;
+#pragma unroll
+  for (int it = 0; it < kIters; ++it) {
+    const int idx = tid + it * kThreads;
+    const int row = idx / kVecPerRow;
+    const int col = (idx % kVecPerRow) * V;
+    const int gx = x0 + (kKMajor ? row : col);
+    const int gk = k0 + (kKMajor ? col : row);
+    const int contig_left = kKMajor ? k_end - gk : x_end - gx;
+    const bool other_in = kKMajor ? gx < x_end : gk < k_end;
+    const int valid = other_in ? max(0, min(V, contig_left)) : 0;
+    // The fallback address is never read (src size 0) but must still be a valid global address.
+    const float* src = valid > 0 ? g + (kKMajor ? static_cast<int64_t>(gx) * ld + gk
+                                                : static_cast<int64_t>(gk) * ld + gx)
+                                 : g;
+    float* dst = s + row * kRowStride + col;
+    if constexpr (V == 4) {
+      cp_async_16(dst, src, valid * 4);
+    } else {
+      cp_async_4(dst, src, valid * 4);
+    }
+  }
+}
+
+/// Reads the T fragment values of column kk of a shared tile for one lane.
+template <int T, int kLanes, int X, int BK, bool kKMajor>
+__device__ __forceinline__ void load_fragment(float (&f)[T], const float* s, int warp_x0, int lane_x, int kk) {
+  if constexpr (kKMajor) {
+#pragma unroll
+    for (int i = 0; i < T; ++i) f[i] = s[(warp_x0 + frag_x<true, kLanes>(i, lane_x)) * (BK + kKMajorPad) + kk];
+  } else {
+#pragma unroll
+    for (int q = 0; q < T / 4; ++q) {
+      const float4 v = *reinterpret_cast<const float4*>(s + kk * X + warp_x0 + frag_x<false, kLanes>(q * 4, lane_x));
+      f[q * 4 + 0] = v.x;
+      f[q * 4 + 1] = v.y;
+      f[q * 4 + 2] = v.z;
+      f[q * 4 + 3] = v.w;
+    }
+  }
+}
+
+/// A KernelConfig as a type, so kernels can be templated on it (nvcc's launch stubs reject class-type
+/// template arguments). The generator spells every instance as ConfigTag<...>.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S, int MinBlocks, Op OpA, Op OpB, int Align>
+struct ConfigTag {
+  static constexpr KernelConfig value{BM, BN, BK, WM, WN, TM, TN, S, MinBlocks, OpA, OpB, Align};
+};
+
+template <class Tag>
+__global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) simt_sgemm_kernel(GemmParams p) {
+  constexpr KernelConfig C = Tag::value;
+  static_assert(is_valid(C), "KernelConfig violates the validity rule (see invalid_reason)");
+  constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
+  constexpr int kThreads = C.threads();
+  constexpr bool kAK = a_is_k_major(C.op_a);
+  constexpr bool kBK = b_is_k_major(C.op_b);
+  constexpr int kAStage = C.a_stage_floats();
+  constexpr int kBStage = C.b_stage_floats();
+
+  extern __shared__ float4 smem_vec[];  // float4 so the base is 16-byte aligned
+  float* smem_a = reinterpret_cast<float*>(smem_vec);
+  float* smem_b = smem_a + S * kAStage;
+
+  // Block -> output tile, grouped for L2 reuse.
+  const int tiles_m = ceil_div(p.m, BM);
+  const int tiles_n = ceil_div(p.n, BN);
+  const int tile = blockIdx.x;
+  const int per_group = kL2GroupRows * tiles_n;
+  const int first_m = (tile / per_group) * kL2GroupRows;
+  const int group_rows = min(tiles_m - first_m, kL2GroupRows);
+  const int m0 = (first_m + (tile % per_group) % group_rows) * BM;
+  const int n0 = ((tile % per_group) / group_rows) * BN;
+
+  const int split = blockIdx.z;
+  const int k_begin = split * p.k_per_split;
+  const int k_end = min(p.k, k_begin + p.k_per_split);
+  const int k_tiles = k_end > k_begin ? ceil_div(k_end - k_begin, BK) : 0;
+
+  const int tid = threadIdx.x;
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_m0 = (warp % C.warps_m()) * C.wm;
+  const int warp_n0 = (warp / C.warps_m()) * C.wn;
+  const int lane_m = lane % C.lanes_m();
+  const int lane_n = lane / C.lanes_m();
+
+  auto load_stage = [&](int kt, int stage) {
+    const int k0 = k_begin + kt * BK;
+    load_operand_tile<BM, BK, C.align, kThreads, kAK>(smem_a + stage * kAStage, p.a, p.lda, m0, p.m, k0, k_end, tid);
+    load_operand_tile<BN, BK, C.align, kThreads, kBK>(smem_b + stage * kBStage, p.b, p.ldb, n0, p.n, k0, k_end, tid);
+  };
+
+  float acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
+
+  // Prologue: S-1 stages in flight. Empty groups are committed too, so wait_group counts stay exact.
+#pragma unroll
+  for (int s = 0; s < S - 1; ++s) {
+    if (s < k_tiles) load_stage(s, s);
+    cp_async_commit();
+  }
+
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    cp_async_wait<S - 2>();
+    // Makes tile kt visible to all threads, and guarantees every thread finished reading the stage
+    // that the copy below overwrites (it was computed on in iteration kt - 1).
+    __syncthreads();
+    const int next = kt + S - 1;
+    if (next < k_tiles) load_stage(next, next % S);
+    cp_async_commit();
+
+    const float* sa = smem_a + (kt % S) * kAStage;
+    const float* sb = smem_b + (kt % S) * kBStage;
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      float fa[TM], fb[TN];
+      load_fragment<TM, C.lanes_m(), BM, BK, kAK>(fa, sa, warp_m0, lane_m, kk);
+      load_fragment<TN, C.lanes_n(), BN, BK, kBK>(fb, sb, warp_n0, lane_n, kk);
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+    }
+  }
+  cp_async_wait<0>();
+
+  // Epilogue. Serial split-k: wait until the previous split of this tile has written C.
+  int* semaphore = p.semaphores + tile;
+  if (p.mode == SplitKMode::kSerial) {
+    if (tid == 0) {
+      cuda::atomic_ref<int, cuda::thread_scope_device> turn(*semaphore);
+      while (turn.load(cuda::memory_order_acquire) != split) __nanosleep(64);
+    }
+    __syncthreads();
+  }
+  const bool accumulate_into_c = p.mode == SplitKMode::kSerial && split > 0;
+  float* partial = p.mode == SplitKMode::kParallel
+                       ? p.partials + static_cast<int64_t>(split) * p.m * p.n
+                       : nullptr;
+#pragma unroll
+  for (int j = 0; j < TN; ++j) {
+    const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
+    if (n_idx >= p.n) continue;  // tile quantization: the last tile column may overhang N
+#pragma unroll
+    for (int i = 0; i < TM; ++i) {
+      const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+      if (m_idx >= p.m) continue;
+      if (partial != nullptr) {
+        partial[static_cast<int64_t>(n_idx) * p.m + m_idx] = acc[i][j];
+        continue;
+      }
+      float* out = p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx;
+      if (accumulate_into_c) {
+        *out = __ldcg(out) + p.alpha * acc[i][j];  // .cg: the previous split wrote it through L2
+      } else if (p.beta == 0.0f) {
+        *out = p.alpha * acc[i][j];  // BLAS: beta == 0 never reads C, so NaN in C cannot leak
+      } else {
+        *out = p.alpha * acc[i][j] + p.beta * *out;
+      }
+    }
+  }
+
+  if (p.mode == SplitKMode::kSerial) {
+    __threadfence();
+    __syncthreads();
+    if (tid == 0) {
+      cuda::atomic_ref<int, cuda::thread_scope_device> turn(*semaphore);
+      // The last split resets the counter, so the workspace is ready for the next launch.
+      turn.store(split == p.splits - 1 ? 0 : split + 1, cuda::memory_order_release);
+    }
+  }
+}
+
+/// Raises the block's dynamic shared-memory limit once per device, then launches.
+template <class Tag>
+cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
+  constexpr KernelConfig C = Tag::value;
+  auto kernel = simt_sgemm_kernel<Tag>;
+  constexpr int kSmem = C.shared_bytes();
+  if constexpr (kSmem > 48 * 1024) {
+    static std::atomic<unsigned long long> configured{0};
+    int device = 0;
+    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    const unsigned long long bit = 1ull << (device & 63);
+    if ((configured.load(std::memory_order_acquire) & bit) == 0) {
+      if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+          e != cudaSuccess)
+        return e;
+      configured.fetch_or(bit, std::memory_order_acq_rel);
+    }
+  }
+  const dim3 grid(ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
+  kernel<<<grid, C.threads(), kSmem, stream>>>(p);
+  return cudaGetLastError();
+}
+
+}  // namespace autogemm::detail

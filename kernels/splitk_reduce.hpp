@@ -1,0 +1,19 @@
+// Host launchers of the small element-wise kernels around the GEMM: the split-k reduction
+// (C = alpha * sum of partials + beta * C) and the BLAS scale path (C = beta * C).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace autogemm {
+
+/// C = alpha * sum_{s < splits} partials[s] + beta * C; partials are m x n, leading dimension m.
+/// beta == 0 does not read C.
+cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
+                                 int64_t ldc, cudaStream_t stream);
+
+/// C = beta * C (beta == 0 writes zeros without reading C): the k == 0 and alpha == 0 cases of BLAS.
+cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream);
+
+}  // namespace autogemm

@@ -1,0 +1,118 @@
+// The C API entry points: validate, convert to the internal problem, choose, run; every exception
+// becomes a status here and nowhere else (nothing throws across the C boundary).
+#include <new>
+
+#include "autogemm/autogemm.h"
+#include "context.hpp"
+#include "splitk_reduce.hpp"
+#include "status.hpp"
+#include "validate.hpp"
+
+using namespace autogemm;
+
+namespace {
+
+bool live(autogemmHandle_t handle) { return handle != nullptr && handle->magic == autogemmContext::kMagic; }
+
+template <class F>
+autogemmStatus_t guarded(const char* where, F&& body) {
+  try {
+    clear_last_error();
+    return body();
+  } catch (const StatusError& e) {
+    return fail(e.status(), std::string(where) + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    return fail(AUTOGEMM_STATUS_ALLOC_FAILED, std::string(where) + ": host memory exhausted");
+  } catch (const std::exception& e) {
+    return fail(AUTOGEMM_STATUS_INTERNAL_ERROR, std::string(where) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+extern "C" autogemmStatus_t autogemmCreateForDevice(autogemmHandle_t* handle, int device) {
+  return guarded("autogemmCreateForDevice", [&] {
+    if (handle == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmCreate: handle is a null pointer");
+    *handle = nullptr;
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+      cudaGetLastError();
+      return fail(AUTOGEMM_STATUS_NO_DEVICE, "autogemmCreate: no CUDA device is present");
+    }
+    if (device < 0 || device >= count)
+      return fail(AUTOGEMM_STATUS_NO_DEVICE, "autogemmCreate: device = " + std::to_string(device) +
+                                                 " is not in [0, " + std::to_string(count) + ")");
+    int major = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (major < 8)
+      return fail(AUTOGEMM_STATUS_ARCH_MISMATCH,
+                  "autogemmCreate: device " + std::to_string(device) + " has compute capability " +
+                      std::to_string(major) + ".x; autogemm needs 8.0 or newer");
+    *handle = new autogemmContext(device);
+    return AUTOGEMM_STATUS_SUCCESS;
+  });
+}
+
+extern "C" autogemmStatus_t autogemmCreate(autogemmHandle_t* handle) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) {
+    cudaGetLastError();
+    if (handle != nullptr) *handle = nullptr;
+    return fail(AUTOGEMM_STATUS_NO_DEVICE, "autogemmCreate: no CUDA device is present");
+  }
+  return autogemmCreateForDevice(handle, device);
+}
+
+extern "C" autogemmStatus_t autogemmDestroy(autogemmHandle_t handle) {
+  if (handle == nullptr) return AUTOGEMM_STATUS_SUCCESS;  // like free(NULL)
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmDestroy: handle was not created by autogemmCreate");
+  delete handle;
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmSetStream(autogemmHandle_t handle, cudaStream_t stream) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetStream: invalid handle");
+  handle->stream = stream;
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmGetStream(autogemmHandle_t handle, cudaStream_t* stream) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmGetStream: invalid handle");
+  if (stream == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmGetStream: stream is a null pointer");
+  *stream = handle->stream;
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmGetDevice(autogemmHandle_t handle, int* device) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmGetDevice: invalid handle");
+  if (device == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmGetDevice: device is a null pointer");
+  *device = handle->device;
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOperation_t transa,
+                                          autogemmOperation_t transb, int m, int n, int k, const float* alpha,
+                                          const float* A, int lda, const float* B, int ldb, const float* beta,
+                                          float* C, int ldc) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSgemm: invalid handle");
+  if (const Validation v = validate_sgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); !v.ok())
+    return fail(v.status, "autogemmSgemm: " + v.message);
+  return guarded("autogemmSgemm", [&] {
+    if (m == 0 || n == 0) return AUTOGEMM_STATUS_SUCCESS;
+    DeviceGuard guard(handle->device);
+    if (k == 0 || *alpha == 0.0f) {
+      AUTOGEMM_CUDA_CHECK(launch_scale_c(m, n, *beta, C, ldc, handle->stream));
+      return AUTOGEMM_STATUS_SUCCESS;
+    }
+    GemmProblem p;
+    p.op_a = transa == AUTOGEMM_OP_N ? Op::N : Op::T;
+    p.op_b = transb == AUTOGEMM_OP_N ? Op::N : Op::T;
+    p.m = m, p.n = n, p.k = k;
+    p.a = A, p.lda = lda, p.b = B, p.ldb = ldb, p.c = C, p.ldc = ldc;
+    p.alpha = *alpha, p.beta = *beta;
+    const KernelChoice choice = handle->choose(p);
+    const Workspace ws = handle->workspace(workspace_size(*choice.kernel, p, choice.split));
+    AUTOGEMM_CUDA_CHECK(run(*choice.kernel, p, choice.split, ws, handle->stream));
+    return AUTOGEMM_STATUS_SUCCESS;
+  });
+}

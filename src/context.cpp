@@ -1,0 +1,88 @@
+// See context.hpp.
+#include "context.hpp"
+
+#include "logging.hpp"
+#include "status.hpp"
+
+namespace autogemm {
+
+size_t ProblemKeyHash::operator()(const ProblemKey& key) const noexcept {
+  size_t h = static_cast<size_t>(key.m) * 0x9E3779B97F4A7C15ull;
+  h ^= static_cast<size_t>(key.n) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+  h ^= static_cast<size_t>(key.k) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+  h ^= static_cast<size_t>(static_cast<int>(key.op_a) * 4 + static_cast<int>(key.op_b) * 2 + (key.align == 4));
+  return h;
+}
+
+DeviceGuard::DeviceGuard(int device) {
+  AUTOGEMM_CUDA_CHECK(cudaGetDevice(&previous_));
+  if (previous_ != device) {
+    AUTOGEMM_CUDA_CHECK(cudaSetDevice(device));
+    switched_ = true;
+  }
+}
+
+DeviceGuard::~DeviceGuard() {
+  if (switched_) cudaSetDevice(previous_);
+}
+
+}  // namespace autogemm
+
+using namespace autogemm;
+
+autogemmContext::autogemmContext(int dev) : device(dev) {
+  DeviceGuard guard(dev);
+  limits = query_device_limits(dev);
+  model = device_model(limits);
+  occupancy.assign(kernel_registry().size(), -1);
+}
+
+autogemmContext::~autogemmContext() {
+  magic = 0;
+  cudaFree(partials);
+  cudaFree(semaphores);
+}
+
+KernelChoice autogemmContext::choose(const GemmProblem& problem) {
+  const ProblemKey key{problem.op_a, problem.op_b, problem.m, problem.n, problem.k, alignment_class(problem)};
+  std::lock_guard lock(mutex);
+  if (const auto it = choices.find(key); it != choices.end()) return it->second;
+  const auto& registry = kernel_registry();
+  KernelChoice choice = choose_heuristic(problem, limits, model, [&](size_t i) {
+    if (occupancy[i] < 0) occupancy[i] = query_occupancy(registry[i]);
+    return occupancy[i];
+  });
+  if (choice.kernel == nullptr)
+    throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED,
+                      "no compiled kernel implements layout " + layout_code(problem.op_a, problem.op_b) + " align" +
+                          std::to_string(key.align) + " on this device (build filtered by AUTOGEMM_KERNELS?)");
+  logger().debug("choice m={} n={} k={} {} align{}: source=fallback kernel={} splits={} mode={} est={:.1f}us",
+                 problem.m, problem.n, problem.k, layout_code(problem.op_a, problem.op_b), key.align,
+                 choice.kernel->name, choice.split.splits, split_mode_name(choice.split.mode), choice.estimate_us);
+  choices.emplace(key, choice);
+  return choice;
+}
+
+Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {
+  std::lock_guard lock(mutex);
+  if (needs.partial_bytes > partial_bytes) {
+    // cudaFree waits for the device, so in-flight users of the old buffer have finished.
+    AUTOGEMM_CUDA_CHECK(cudaFree(partials));
+    partials = nullptr;
+    partial_bytes = 0;
+    const size_t bytes = needs.partial_bytes + needs.partial_bytes / 2;  // grow geometrically
+    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials), bytes));
+    partial_bytes = bytes;
+  }
+  if (needs.semaphore_count > semaphore_count) {
+    AUTOGEMM_CUDA_CHECK(cudaFree(semaphores));
+    semaphores = nullptr;
+    semaphore_count = 0;
+    const size_t count = std::max<size_t>(needs.semaphore_count * 2, 1024);
+    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&semaphores), count * sizeof(int)));
+    // Serial split-k requires zeroed counters; every launch leaves them zero again.
+    AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(semaphores, 0, count * sizeof(int), stream));
+    semaphore_count = count;
+  }
+  return {partials, partial_bytes, semaphores, semaphore_count};
+}

@@ -1,0 +1,105 @@
+// See operation.hpp.
+#include "operation.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "splitk_reduce.hpp"
+#include "status.hpp"
+
+namespace autogemm {
+
+int alignment_class(const GemmProblem& p) {
+  const bool aligned = reinterpret_cast<uintptr_t>(p.a) % 16 == 0 && reinterpret_cast<uintptr_t>(p.b) % 16 == 0 &&
+                       p.lda % 4 == 0 && p.ldb % 4 == 0;
+  return aligned ? 4 : 1;
+}
+
+DeviceLimits query_device_limits(int device) {
+  DeviceLimits d;
+  d.device = device;
+  AUTOGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&d.cc_major, cudaDevAttrComputeCapabilityMajor, device));
+  AUTOGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&d.cc_minor, cudaDevAttrComputeCapabilityMinor, device));
+  AUTOGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&d.sm_count, cudaDevAttrMultiProcessorCount, device));
+  AUTOGEMM_CUDA_CHECK(
+      cudaDeviceGetAttribute(&d.max_shared_per_block_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  AUTOGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&d.l2_bytes, cudaDevAttrL2CacheSize, device));
+  return d;
+}
+
+SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits) {
+  const int splits = std::max(1, requested_splits);
+  const int per = (k + splits - 1) / splits;
+  SplitGeometry g;
+  g.k_per_split = std::max(c.bk, (per + c.bk - 1) / c.bk * c.bk);
+  g.splits = std::max(1, (k + g.k_per_split - 1) / g.k_per_split);  // drop splits that would be empty
+  return g;
+}
+
+std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device) {
+  const KernelConfig& c = kernel.config;
+  if (const char* why = invalid_reason(c)) return why;
+  if (c.op_a != problem.op_a || c.op_b != problem.op_b)
+    return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " + layout_code(problem.op_a, problem.op_b);
+  if (c.align > alignment_class(problem))
+    return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
+  if (device.cc_major < 8) return "needs sm_80 or newer (cp.async)";
+  if (c.shared_bytes() > device.max_shared_per_block_optin)
+    return "needs " + std::to_string(c.shared_bytes()) + " bytes of shared memory, device grants " +
+           std::to_string(device.max_shared_per_block_optin);
+  const int64_t tiles = int64_t{(problem.m + c.bm - 1) / c.bm} * ((problem.n + c.bn - 1) / c.bn);
+  if (tiles > INT32_MAX) return "more output tiles than a grid can hold";
+  return {};
+}
+
+WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split) {
+  const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
+  WorkspaceNeeds needs;
+  if (g.splits > 1 && split.mode == SplitKMode::kParallel)
+    needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * problem.m * problem.n;
+  if (g.splits > 1 && split.mode == SplitKMode::kSerial)
+    needs.semaphore_count = static_cast<size_t>((problem.m + kernel.config.bm - 1) / kernel.config.bm) *
+                            ((problem.n + kernel.config.bn - 1) / kernel.config.bn);
+  return needs;
+}
+
+cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split, const Workspace& ws,
+                cudaStream_t stream) {
+  const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
+  GemmParams p;
+  p.m = problem.m;
+  p.n = problem.n;
+  p.k = problem.k;
+  p.a = problem.a;
+  p.b = problem.b;
+  p.c = problem.c;
+  p.lda = problem.lda;
+  p.ldb = problem.ldb;
+  p.ldc = problem.ldc;
+  p.alpha = problem.alpha;
+  p.beta = problem.beta;
+  p.splits = g.splits;
+  p.k_per_split = g.k_per_split;
+  p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
+  if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
+  const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
+  if (ws.partial_bytes < needs.partial_bytes || ws.semaphore_count < needs.semaphore_count)
+    return cudaErrorInvalidValue;
+  p.partials = ws.partials;
+  p.semaphores = ws.semaphores;
+  if (cudaError_t e = kernel.launch(p, stream); e != cudaSuccess) return e;
+  if (p.mode == SplitKMode::kParallel)
+    return launch_splitk_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
+  return cudaSuccess;
+}
+
+const char* split_mode_name(SplitKMode mode) {
+  switch (mode) {
+    case SplitKMode::kNone: return "none";
+    case SplitKMode::kParallel: return "parallel";
+    case SplitKMode::kSerial: return "serial";
+  }
+  return "unknown";
+}
+
+}  // namespace autogemm

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs the Debian packages autogemm builds against, idempotently: packages already present are
+# left alone, and when all are present this prints one line and changes nothing.
+# The CUDA Toolkit itself is not a Debian package here; it is expected at /usr/local/cuda.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config python3
+  libsqlite3-dev sqlite3
+  nlohmann-json3-dev
+  libspdlog-dev libfmt-dev
+  libgtest-dev
+  libcli11-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install_deps: all ${#packages[@]} packages present; nothing to do"
+  exit 0
+fi
+
+echo "install_deps: installing ${missing[*]}"
+sudo_cmd=()
+[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,87 @@
+// See cost_model.hpp. Each term says which effect it models; the constants are rough and are meant
+// to order candidates, the tuner's measurements decide.
+#include "cost_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace autogemm {
+
+DeviceModel device_model(const DeviceLimits& limits) {
+  DeviceModel d;
+  d.sm_count = std::max(1, limits.sm_count);
+  int clock_khz = 0, mem_clock_khz = 0, bus_bits = 0;
+  // Attributes may be unavailable on some drivers: fall back to H100-like figures.
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, limits.device) != cudaSuccess || clock_khz <= 0)
+    clock_khz = 1755000;
+  if (cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, limits.device) != cudaSuccess)
+    mem_clock_khz = 0;
+  if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, limits.device) != cudaSuccess) bus_bits = 0;
+  cudaGetLastError();  // the fallbacks above must not leave a sticky error behind
+  // sm_80 (A100) has 64 FP32 lanes per SM; sm_86 and newer have 128.
+  const int fp32_lanes = (limits.cc_major == 8 && limits.cc_minor == 0) ? 64 : 128;
+  d.fma_per_us_per_sm = fp32_lanes * (clock_khz / 1000.0);
+  d.dram_bytes_per_us = (mem_clock_khz > 0 && bus_bits > 0) ? 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e6 * 0.85
+                                                            : 2.0e6;
+  d.l2_bytes_per_us = 2.5 * d.dram_bytes_per_us;
+  return d;
+}
+
+std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count) {
+  std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
+  const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+  if (tiles >= sm_count) return out;
+  for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
+    if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
+    if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
+    out.push_back({s, SplitKMode::kSerial});
+    out.push_back({s, SplitKMode::kParallel});
+  }
+  return out;
+}
+
+double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
+                   const DeviceModel& device) {
+  const int occ = std::max(1, blocks_per_sm);
+  const SplitGeometry g = split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
+  const int splits = split.mode == SplitKMode::kNone ? 1 : g.splits;
+  const int k_per_block = split.mode == SplitKMode::kNone ? k : g.k_per_split;
+  const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+  const long blocks = tiles * splits;
+
+  // Wave quantization: the busiest SM runs ceil(blocks / SMs) blocks, occ of them at a time.
+  const long per_sm = (blocks + device.sm_count - 1) / device.sm_count;
+  const long resident = std::min<long>(occ, per_sm);
+
+  // Inner loop: tm*tn FMAs per k step against the shared-memory reads that feed them
+  // (float4 reads for M/N-major tiles, scalar reads for K-major ones).
+  const double fma = c.tm * c.tn;
+  const double lds = (a_is_k_major(c.op_a) ? c.tm : c.tm / 4.0) + (b_is_k_major(c.op_b) ? c.tn : c.tn / 4.0);
+  const double inner_eff = fma / (fma + 1.5 * lds);
+  // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy.
+  const double warps = static_cast<double>(resident) * c.threads() / 32.0;
+  const double latency_eff = std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
+  const double eff = std::max(0.05, std::min(1.0, inner_eff * std::min(1.0, latency_eff)));
+  const double block_fmas = static_cast<double>(c.bm) * c.bn * k_per_block;  // includes edge waste
+  const double compute_us = per_sm * block_fmas / (device.fma_per_us_per_sm * eff);
+
+  // Memory: every block streams its A and B panels through L2; DRAM sees each matrix at least once.
+  const double l2_bytes = 4.0 * static_cast<double>(blocks) * (c.bm + c.bn) * k_per_block;
+  const double dram_bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
+  const double memory_us = std::max(dram_bytes / device.dram_bytes_per_us, l2_bytes / device.l2_bytes_per_us);
+
+  // Fixed costs: pipeline fill and epilogue per wave, and a launch.
+  const double waves = std::ceil(static_cast<double>(per_sm) / occ);
+  double t = std::max(compute_us, memory_us) + waves * (0.4 + 0.05 * c.stages) + 2.0;
+
+  if (splits > 1 && split.mode == SplitKMode::kParallel) {
+    // Partials written and read back once, plus the reduction launch.
+    t += 4.0 * (2.0 * splits + 2.0) * m * n / device.dram_bytes_per_us + 2.5;
+  } else if (splits > 1 && split.mode == SplitKMode::kSerial) {
+    // Splits of a tile take turns on C: a chain of (splits - 1) read-modify-write epilogues.
+    t += (splits - 1) * (0.6 + 8.0 * c.bm * c.bn / device.l2_bytes_per_us * device.sm_count / 8.0);
+  }
+  return t;
+}
+
+}  // namespace autogemm

@@ -1,0 +1,31 @@
+// Analytical cost model of one (instance, split-k) choice on one device: waves over the SMs and their
+// quantization, occupancy, tile efficiency at the edges, shared-memory instruction overhead, memory
+// traffic, split-k reduction cost. It ranks candidates; it does not replace measuring them.
+// Used by the runtime's untuned fallback and by the tuner's pruning.
+#pragma once
+
+#include <vector>
+
+#include "operation.hpp"
+
+namespace autogemm {
+
+/// Throughput figures of a device, derived from its attributes (see device_model()).
+struct DeviceModel {
+  int sm_count = 1;
+  double fma_per_us_per_sm = 1.0;  // FP32 fused multiply-adds per microsecond per SM
+  double dram_bytes_per_us = 1.0;
+  double l2_bytes_per_us = 1.0;
+};
+
+DeviceModel device_model(const DeviceLimits& limits);
+
+/// Split-k choices worth considering: {1, none} always; more splits only when the output tiles
+/// cannot fill the SMs and K is long enough to give every split several BK steps.
+std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count);
+
+/// Estimated time in microseconds. `blocks_per_sm` is the occupancy the device reports (>= 1).
+double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
+                   const DeviceModel& device);
+
+}  // namespace autogemm
