@@ -54,10 +54,11 @@ extern "C" autogemmStatus_t autogemmCreateForDevice(autogemmHandle_t* handle, in
 }
 
 extern "C" autogemmStatus_t autogemmCreate(autogemmHandle_t* handle) {
+  if (handle == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmCreate: handle is a null pointer");
   int device = 0;
   if (cudaGetDevice(&device) != cudaSuccess) {
     cudaGetLastError();
-    if (handle != nullptr) *handle = nullptr;
+    *handle = nullptr;
     return fail(AUTOGEMM_STATUS_NO_DEVICE, "autogemmCreate: no CUDA device is present");
   }
   return autogemmCreateForDevice(handle, device);

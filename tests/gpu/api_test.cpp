@@ -1,0 +1,119 @@
+// autogemmSgemm as applications call it, on a GPU: all four layouts at odd sizes through the
+// library's own choice, BLAS edge cases (k = 0, alpha = 0, beta = 0 over NaN, m = 0), misaligned
+// pointers, long K (split-k), and a user stream.
+#include <cmath>
+#include <vector>
+
+#include "autogemm/autogemm.h"
+#include "check.hpp"
+#include "gpu_test.hpp"
+#include "kernel_config.hpp"
+
+namespace autogemm::testing {
+namespace {
+
+class SgemmApiTest : public GpuTest {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    ASSERT_EQ(autogemmCreate(&handle_), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage();
+  }
+  void TearDown() override { autogemmDestroy(handle_); }
+
+  // Runs one call through the C API and checks it against the float64 reference.
+  void check(autogemmOperation_t ta, autogemmOperation_t tb, int m, int n, int k, float alpha, float beta, int pad,
+             int shift, uint64_t seed) {
+    SCOPED_TRACE(::testing::Message() << "ta=" << ta << " tb=" << tb << " m=" << m << " n=" << n << " k=" << k
+                                      << " alpha=" << alpha << " beta=" << beta << " pad=" << pad << " shift=" << shift);
+    const int lda = std::max(1, ta == AUTOGEMM_OP_N ? m : k) + pad;
+    const int ldb = std::max(1, tb == AUTOGEMM_OP_N ? k : n) + pad;
+    const int ldc = std::max(1, m) + pad;
+    const size_t a_elems = size_t(lda) * std::max(1, ta == AUTOGEMM_OP_N ? k : m) + shift;
+    const size_t b_elems = size_t(ldb) * std::max(1, tb == AUTOGEMM_OP_N ? n : k) + shift;
+    const size_t c_elems = size_t(ldc) * std::max(n, 1);
+    DeviceBuffer<float> a(a_elems), b(b_elems), c(c_elems), c0(c_elems);
+    DeviceBuffer<double> ref(size_t(std::max(m, 1)) * std::max(n, 1));
+    ASSERT_CUDA(fill_uniform(a.get(), a_elems, seed + 1, nullptr));
+    ASSERT_CUDA(fill_uniform(b.get(), b_elems, seed + 2, nullptr));
+    ASSERT_CUDA(fill_uniform(c0.get(), c_elems, seed + 3, nullptr));
+    if (beta == 0.0f)
+      ASSERT_CUDA(fill_nan(c.get(), c_elems, nullptr));
+    else
+      ASSERT_CUDA(cudaMemcpy(c.get(), c0.get(), c_elems * sizeof(float), cudaMemcpyDeviceToDevice));
+    const Op oa = ta == AUTOGEMM_OP_N ? Op::N : Op::T, ob = tb == AUTOGEMM_OP_N ? Op::N : Op::T;
+    ASSERT_CUDA(reference_gemm_f64(oa, ob, m, n, k, alpha, a.get() + shift, lda, b.get() + shift, ldb, beta, c0.get(),
+                                   ldc, ref.get(), nullptr));
+    ASSERT_EQ(autogemmSgemm(handle_, ta, tb, m, n, k, &alpha, a.get() + shift, lda, b.get() + shift, ldb, &beta,
+                            c.get(), ldc),
+              AUTOGEMM_STATUS_SUCCESS)
+        << autogemmGetLastErrorMessage();
+    cudaStream_t stream;
+    autogemmGetStream(handle_, &stream);
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    const double err = relative_error(c.get(), ldc, ref.get(), m, n, nullptr);
+    EXPECT_LE(err, error_bound(k)) << "relative error " << err;
+  }
+
+  autogemmHandle_t handle_ = nullptr;
+};
+
+const autogemmOperation_t kOps[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T, AUTOGEMM_OP_C};
+
+TEST_F(SgemmApiTest, AllLayoutsOddSizes) {
+  uint64_t seed = 1;
+  for (auto ta : kOps)
+    for (auto tb : kOps)
+      for (int pad : {0, 3})
+        for (auto [m, n, k] : {std::tuple{1, 1, 1}, {7, 13, 5}, {129, 65, 33}, {1000, 1000, 1000}, {61, 3001, 153}}) {
+          check(ta, tb, m, n, k, 1.25f, 0.0f, pad, 0, seed += 10);
+          check(ta, tb, m, n, k, -0.5f, 2.0f, pad, 0, seed += 10);
+        }
+}
+
+TEST_F(SgemmApiTest, MisalignedPointersUseTheScalarPath) {
+  uint64_t seed = 5000;
+  for (auto ta : {AUTOGEMM_OP_N, AUTOGEMM_OP_T})
+    for (auto tb : {AUTOGEMM_OP_N, AUTOGEMM_OP_T}) check(ta, tb, 200, 120, 64, 1.0f, 0.5f, 0, 1, seed += 10);
+}
+
+TEST_F(SgemmApiTest, LongKSmallOutputs) {
+  uint64_t seed = 7000;
+  for (auto [m, n, k] : {std::tuple{128, 128, 32768}, {16, 3072, 3072}, {3072, 1, 3072}, {64, 48, 8192}})
+    for (auto ta : {AUTOGEMM_OP_N, AUTOGEMM_OP_T}) check(ta, AUTOGEMM_OP_N, m, n, k, 1.0f, 0.0f, 0, 0, seed += 10);
+}
+
+TEST_F(SgemmApiTest, BlasEdgeCases) {
+  // k = 0 and alpha = 0: C = beta * C. beta = 0: zeros, even over NaN (never read).
+  uint64_t seed = 9000;
+  check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 37, 23, 0, 1.0f, 0.5f, 0, 0, seed += 10);
+  check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 37, 23, 0, 1.0f, 0.0f, 0, 0, seed += 10);
+  check(AUTOGEMM_OP_T, AUTOGEMM_OP_N, 37, 23, 19, 0.0f, -2.0f, 0, 0, seed += 10);
+  check(AUTOGEMM_OP_T, AUTOGEMM_OP_N, 37, 23, 19, 0.0f, 0.0f, 0, 0, seed += 10);
+  // m = 0 or n = 0: nothing happens, C untouched even when null.
+  const float one = 1.0f;
+  EXPECT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, 0, 5, 5, &one, nullptr, 1, nullptr, 5, &one, nullptr, 1),
+            AUTOGEMM_STATUS_SUCCESS);
+}
+
+TEST_F(SgemmApiTest, InvalidArgumentsNameTheValue) {
+  const float one = 1.0f;
+  DeviceBuffer<float> buf(64);
+  EXPECT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, 8, 8, 8, &one, buf.get(), 7, buf.get(), 8, &one,
+                          buf.get(), 8),
+            AUTOGEMM_STATUS_INVALID_VALUE);
+  EXPECT_NE(std::string(autogemmGetLastErrorMessage()).find("lda = 7"), std::string::npos);
+}
+
+TEST_F(SgemmApiTest, UserStream) {
+  cudaStream_t stream;
+  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(autogemmSetStream(handle_, stream), AUTOGEMM_STATUS_SUCCESS);
+  check(AUTOGEMM_OP_N, AUTOGEMM_OP_T, 300, 200, 100, 1.0f, 0.0f, 0, 0, 11000);
+  check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 64, 64, 20000, 1.0f, 1.0f, 0, 0, 11100);  // split-k workspace on a stream
+  autogemmSetStream(handle_, nullptr);
+  cudaStreamDestroy(stream);
+}
+
+}  // namespace
+}  // namespace autogemm::testing

@@ -1,0 +1,122 @@
+// Every compiled kernel instance against the float64 reference: odd sizes and sizes that are
+// multiples of no tile, alpha/beta with beta = 0 over NaN, leading dimensions above the minimum,
+// misaligned bases for scalar-class instances, both split-k reductions. The output is NaN-poisoned
+// beforehand, and the padding rows of C must still be NaN afterwards (nothing written out of bounds).
+#include <cmath>
+#include <vector>
+
+#include "check.hpp"
+#include "gpu_test.hpp"
+#include "operation.hpp"
+#include "registry.hpp"
+
+namespace autogemm::testing {
+namespace {
+
+struct Case {
+  int m, n, k;
+  float alpha, beta;
+  SplitChoice split;
+};
+
+class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t> {
+ protected:
+  const KernelInstance& kernel() const { return kernel_registry()[GetParam()]; }
+
+  // Leading dimension above the minimum: a multiple of 4 for align4 instances (their contract),
+  // not a multiple of 4 for scalar ones.
+  int pad_ld(int rows) const {
+    const int base = std::max(rows, 1);
+    if (kernel().config.align == 4) return (base + 3) / 4 * 4 + 4;
+    int ld = base + 1;
+    if (ld % 4 == 0) ++ld;
+    return ld;
+  }
+
+  void check(const Case& cs, uint64_t seed) {
+    const KernelConfig& cfg = kernel().config;
+    SCOPED_TRACE(::testing::Message() << kernel().name << " m=" << cs.m << " n=" << cs.n << " k=" << cs.k
+                                      << " alpha=" << cs.alpha << " beta=" << cs.beta << " splits=" << cs.split.splits
+                                      << " mode=" << split_mode_name(cs.split.mode));
+    const int lda = pad_ld(cfg.op_a == Op::N ? cs.m : cs.k);
+    const int ldb = pad_ld(cfg.op_b == Op::N ? cs.k : cs.n);
+    const int ldc = pad_ld(cs.m);
+    // Scalar-class instances get bases one float past 16-byte alignment.
+    const int shift = cfg.align == 1 ? 1 : 0;
+    const size_t a_elems = size_t(lda) * (cfg.op_a == Op::N ? cs.k : cs.m) + shift;
+    const size_t b_elems = size_t(ldb) * (cfg.op_b == Op::N ? cs.n : cs.k) + shift;
+    const size_t c_elems = size_t(ldc) * cs.n;
+    DeviceBuffer<float> a(a_elems), b(b_elems), c(c_elems), c0(c_elems);
+    DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
+    ASSERT_CUDA(fill_uniform(a.get(), a_elems, seed * 4 + 1, nullptr));
+    ASSERT_CUDA(fill_uniform(b.get(), b_elems, seed * 4 + 2, nullptr));
+    ASSERT_CUDA(fill_uniform(c0.get(), c_elems, seed * 4 + 3, nullptr));
+    if (cs.beta == 0.0f) {
+      ASSERT_CUDA(fill_nan(c.get(), c_elems, nullptr));  // beta = 0 must never read C
+    } else {
+      ASSERT_CUDA(cudaMemcpy(c.get(), c0.get(), c_elems * sizeof(float), cudaMemcpyDeviceToDevice));
+      // Poison the padding rows so an out-of-bounds write shows up as a changed NaN.
+      std::vector<float> host(c_elems);
+      ASSERT_CUDA(cudaMemcpy(host.data(), c.get(), c_elems * sizeof(float), cudaMemcpyDeviceToHost));
+      for (int j = 0; j < cs.n; ++j)
+        for (int i = cs.m; i < ldc; ++i) host[size_t(j) * ldc + i] = std::nanf("");
+      ASSERT_CUDA(cudaMemcpy(c.get(), host.data(), c_elems * sizeof(float), cudaMemcpyHostToDevice));
+    }
+
+    GemmProblem p;
+    p.op_a = cfg.op_a, p.op_b = cfg.op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
+    p.a = a.get() + shift, p.lda = lda, p.b = b.get() + shift, p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
+    p.alpha = cs.alpha, p.beta = cs.beta;
+    ASSERT_EQ(alignment_class(p), cfg.align == 4 ? 4 : 1);
+    ASSERT_CUDA(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, p.a, lda, p.b, ldb, p.beta, c0.get(), ldc,
+                                   ref.get(), nullptr));
+
+    const WorkspaceNeeds needs = workspace_size(kernel(), p, cs.split);
+    DeviceBuffer<float> partials(needs.partial_bytes / sizeof(float));
+    DeviceBuffer<int> semaphores(needs.semaphore_count);
+    if (needs.semaphore_count > 0) ASSERT_CUDA(cudaMemset(semaphores.get(), 0, needs.semaphore_count * sizeof(int)));
+    const Workspace ws{partials.get(), needs.partial_bytes, semaphores.get(), needs.semaphore_count};
+    ASSERT_CUDA(run(kernel(), p, cs.split, ws, nullptr));
+    ASSERT_CUDA(cudaDeviceSynchronize());
+
+    const double err = relative_error(c.get(), ldc, ref.get(), cs.m, cs.n, nullptr);
+    EXPECT_LE(err, error_bound(cs.k)) << "relative error " << err;  // NaN fails too
+
+    std::vector<float> host(c_elems);
+    ASSERT_CUDA(cudaMemcpy(host.data(), c.get(), c_elems * sizeof(float), cudaMemcpyDeviceToHost));
+    int written_outside = 0;
+    for (int j = 0; j < cs.n; ++j)
+      for (int i = cs.m; i < ldc; ++i) written_outside += !std::isnan(host[size_t(j) * ldc + i]);
+    EXPECT_EQ(written_outside, 0) << "elements of C's padding rows were written";
+
+    if (needs.semaphore_count > 0) {  // serial split-k must leave its counters zero for the next launch
+      std::vector<int> sem(needs.semaphore_count);
+      ASSERT_CUDA(cudaMemcpy(sem.data(), semaphores.get(), sem.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      for (int v : sem) ASSERT_EQ(v, 0);
+    }
+  }
+};
+
+TEST_P(InstanceTest, MatchesFloat64Reference) {
+  const SplitChoice none{1, SplitKMode::kNone};
+  const Case cases[] = {
+      {1, 1, 1, 1.0f, 0.0f, none},         {7, 13, 5, 1.5f, 0.0f, none},      {129, 65, 33, 1.5f, -0.75f, none},
+      {97, 211, 300, -1.0f, 0.0f, none},   {1000, 1000, 1000, 1.0f, 0.0f, none},
+      {133, 71, 777, 0.5f, 0.5f, {3, SplitKMode::kSerial}}, {133, 71, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},
+  };
+  uint64_t seed = GetParam() * 101;
+  for (const Case& cs : cases) {
+    check(cs, ++seed);
+    if (HasFatalFailure()) return;
+  }
+}
+
+std::string instance_test_name(const ::testing::TestParamInfo<size_t>& info) {
+  return std::string(kernel_registry()[info.param].name);
+}
+
+INSTANTIATE_TEST_SUITE_P(SimtSgemm, InstanceTest, ::testing::Range<size_t>(0, kernel_registry().size()),
+                         instance_test_name);
+
+}  // namespace
+}  // namespace autogemm::testing

@@ -1,0 +1,73 @@
+// The generator's output: every kept instance lands in exactly one group file, the registry file
+// calls every group, the name filter works, and bad options are refused with a message.
+#include <gtest/gtest.h>
+
+#include <regex>
+
+#include "grid_table.hpp"
+#include "instance_generator.hpp"
+
+namespace autogemm::generator {
+namespace {
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t pos = text.find(what); pos != std::string::npos; pos = text.find(what, pos + 1)) ++n;
+  return n;
+}
+
+TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
+  const auto grid = enumerate_grid();
+  const auto files = generate_sources(grid, {4, ""});
+  ASSERT_EQ(files.size(), 5u);  // 4 groups + registry
+  for (const auto& c : grid) {
+    const std::string literal = "\"" + kernel_name(c) + "\"";
+    size_t hits = 0;
+    for (const auto& [name, text] : files) hits += count(text, literal);
+    EXPECT_EQ(hits, 1u) << kernel_name(c);
+  }
+  // Round-robin: group sizes differ by at most one.
+  size_t lo = SIZE_MAX, hi = 0;
+  for (int g = 0; g < 4; ++g) {
+    const size_t n = count(files.at("instances_0" + std::to_string(g) + ".cu"), "out.push_back(");
+    lo = std::min(lo, n);
+    hi = std::max(hi, n);
+  }
+  EXPECT_LE(hi - lo, 1u);
+  const std::string& reg = files.at("registry.cpp");
+  for (int g = 0; g < 4; ++g) EXPECT_EQ(count(reg, "register_group_" + std::to_string(g) + "("), 2u);
+  EXPECT_NE(reg.find("all.reserve(" + std::to_string(grid.size()) + ")"), std::string::npos);
+}
+
+TEST(InstanceGenerator, FilterKeepsOnlyMatchingNames) {
+  const auto grid = enumerate_grid();
+  const auto kept = filter_grid(grid, "_tn_align1$");
+  ASSERT_FALSE(kept.empty());
+  for (const auto& c : kept) {
+    EXPECT_EQ(c.op_a, Op::T);
+    EXPECT_EQ(c.op_b, Op::N);
+    EXPECT_EQ(c.align, 1);
+  }
+  const auto files = generate_sources(grid, {2, "_tn_align1$"});
+  EXPECT_EQ(count(files.at("instances_00.cu") + files.at("instances_01.cu"), "out.push_back("), kept.size());
+  EXPECT_EQ(filter_grid(grid, "").size(), grid.size());
+}
+
+TEST(InstanceGenerator, BadOptionsAreRefused) {
+  const auto grid = enumerate_grid();
+  try {
+    generate_sources(grid, {4, "([unclosed"});
+    FAIL() << "bad regex accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("([unclosed"), std::string::npos);
+  }
+  EXPECT_THROW(generate_sources(grid, {0, ""}), std::invalid_argument);
+}
+
+TEST(InstanceGenerator, OutputIsDeterministic) {
+  const auto grid = enumerate_grid();
+  EXPECT_EQ(generate_sources(grid, {3, ""}), generate_sources(grid, {3, ""}));
+}
+
+}  // namespace
+}  // namespace autogemm::generator

@@ -1,0 +1,103 @@
+// KernelConfig: names round-trip, malformed names are rejected, the validity rule says why, and the
+// grid table gives every (layout, alignment) class the span of instances the design promises.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "grid_table.hpp"
+#include "kernel_config.hpp"
+
+namespace autogemm {
+namespace {
+
+TEST(KernelConfig, EveryGridNameRoundTrips) {
+  const auto grid = enumerate_grid();
+  ASSERT_FALSE(grid.empty());
+  std::set<std::string> names;
+  for (const auto& c : grid) {
+    const std::string name = kernel_name(c);
+    const auto parsed = parse_kernel_name(name);
+    ASSERT_TRUE(parsed.has_value()) << name;
+    EXPECT_EQ(*parsed, c) << name;
+    EXPECT_TRUE(names.insert(name).second) << "duplicate name " << name;
+  }
+}
+
+TEST(KernelConfig, NameSpellsEveryField) {
+  const KernelConfig c{128, 64, 16, 64, 32, 8, 8, 3, 2, Op::T, Op::N, 4};
+  EXPECT_EQ(kernel_name(c), "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_tn_align4");
+}
+
+TEST(KernelConfig, MalformedNamesAreRejected) {
+  for (const char* bad : {"", "simt_sgemm_", "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_tn_align4x",
+                          "simt_sgemm_128x64x16_w64x32_t8x8_s3_b256x2_tn_align4",  // threads disagree with tiles
+                          "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_xn_align4",
+                          "simt_sgemm_0128x64x16_w64x32_t8x8_s3_b128x2_tn_align4",  // not canonical
+                          "cutlass_simt_sgemm_128x128_8x4_nn_align1"}) {
+    EXPECT_FALSE(parse_kernel_name(bad).has_value()) << bad;
+  }
+}
+
+TEST(KernelConfig, ValidityRuleNamesTheViolation) {
+  const KernelConfig good{128, 128, 8, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4};
+  EXPECT_EQ(invalid_reason(good), nullptr);
+  auto with = [&](auto mutate) {
+    KernelConfig c = good;
+    mutate(c);
+    const char* why = invalid_reason(c);
+    return std::string(why ? why : "");
+  };
+  EXPECT_NE(with([](KernelConfig& c) { c.bk = 6; }).find("BK"), std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.wm = 48; }).find("warp tile"), std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.tm = 4; }).find("32 lanes"), std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.stages = 1; }).find("stages"), std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.align = 2; }).find("align"), std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.bk = 64, c.stages = 8, c.op_a = Op::T, c.op_b = Op::N; }).find("shared memory"),
+            std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.min_blocks = 4; }).find("register"), std::string::npos);
+}
+
+TEST(KernelConfig, SharedBytesFollowLayouts) {
+  // (BK, BM) for an M-major A, (BM, BK + pad) for a K-major A.
+  const KernelConfig nn{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::N, Op::T, 4};
+  EXPECT_EQ(nn.shared_bytes(), 2 * (8 * 64 + 8 * 32) * 4);
+  const KernelConfig tn{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::T, Op::N, 4};
+  EXPECT_EQ(tn.shared_bytes(), 2 * (64 * (8 + kKMajorPad) + 32 * (8 + kKMajorPad)) * 4);
+}
+
+// The promise for the grid: per (layout, alignment) class at least 40 instances spanning
+// tiles 32x32..256x128, BK 8..32, 2..5 stages, 64..256 threads, 1 and 2 min blocks per SM.
+TEST(GridTable, EveryClassSpansTheDesignRanges) {
+  struct Span {
+    int count = 0;
+    std::set<int> bk, stages, threads, min_blocks;
+    std::set<std::pair<int, int>> tiles;
+  };
+  std::map<std::string, Span> classes;
+  for (const auto& c : enumerate_grid()) {
+    Span& s = classes[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
+    ++s.count;
+    s.bk.insert(c.bk);
+    s.stages.insert(c.stages);
+    s.threads.insert(c.threads());
+    s.min_blocks.insert(c.min_blocks);
+    s.tiles.insert({c.bm, c.bn});
+  }
+  ASSERT_EQ(classes.size(), 8u);
+  for (const auto& [name, s] : classes) {
+    SCOPED_TRACE(name);
+    EXPECT_GE(s.count, 40);
+    EXPECT_TRUE(s.tiles.count({32, 32}));
+    EXPECT_TRUE(s.tiles.count({256, 128}));
+    EXPECT_EQ(*s.bk.begin(), 8);
+    EXPECT_EQ(*s.bk.rbegin(), 32);
+    EXPECT_EQ(s.stages, (std::set<int>{2, 3, 4, 5}));
+    EXPECT_EQ(*s.threads.begin(), 64);
+    EXPECT_EQ(*s.threads.rbegin(), 256);
+    EXPECT_EQ(s.min_blocks, (std::set<int>{1, 2}));
+  }
+}
+
+}  // namespace
+}  // namespace autogemm

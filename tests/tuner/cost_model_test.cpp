@@ -1,0 +1,51 @@
+// The cost model's qualitative promises: split-k only when tiles cannot fill the SMs, wave
+// quantization is penalised, and bigger problems cost more.
+#include <gtest/gtest.h>
+
+#include "cost_model.hpp"
+
+namespace autogemm {
+namespace {
+
+DeviceModel h100_like() {
+  DeviceModel d;
+  d.sm_count = 132;
+  d.fma_per_us_per_sm = 128 * 1755.0;
+  d.dram_bytes_per_us = 3.0e6;
+  d.l2_bytes_per_us = 7.5e6;
+  return d;
+}
+
+const KernelConfig k128{128, 128, 8, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4};
+
+TEST(CostModel, SplitsOnlyWhenTilesCannotFillTheSms) {
+  EXPECT_EQ(split_candidates(k128, 3072, 3072, 3072, 132).size(), 1u);  // 576 tiles
+  const auto small = split_candidates(k128, 128, 128, 32768, 132);     // 1 tile, long K
+  EXPECT_GT(small.size(), 1u);
+  for (const auto& s : small) EXPECT_LE(s.splits, 4 * 132);
+  EXPECT_EQ(split_candidates(k128, 128, 128, 48, 132).size(), 1u);     // K too short: < 4 BK steps per split
+}
+
+TEST(CostModel, WaveQuantizationCosts) {
+  const DeviceModel d = h100_like();
+  // 132 tiles fill one wave at occupancy 1; 133 need a second.
+  const double one_wave = estimate_us(k128, 1, 128 * 132, 128, 4096, {1, SplitKMode::kNone}, d);
+  const double two_waves = estimate_us(k128, 1, 128 * 133, 128, 4096, {1, SplitKMode::kNone}, d);
+  EXPECT_GT(two_waves, 1.5 * one_wave);
+}
+
+TEST(CostModel, SplitKHelpsSmallOutputsWithLongK) {
+  const DeviceModel d = h100_like();
+  const double none = estimate_us(k128, 1, 128, 128, 32768, {1, SplitKMode::kNone}, d);
+  const double split = estimate_us(k128, 1, 128, 128, 32768, {32, SplitKMode::kParallel}, d);
+  EXPECT_LT(split, none / 4);
+}
+
+TEST(CostModel, LargerProblemsCostMore) {
+  const DeviceModel d = h100_like();
+  EXPECT_LT(estimate_us(k128, 1, 1024, 1024, 1024, {1, SplitKMode::kNone}, d),
+            estimate_us(k128, 1, 4096, 4096, 4096, {1, SplitKMode::kNone}, d));
+}
+
+}  // namespace
+}  // namespace autogemm

@@ -1,0 +1,216 @@
+// gemm-tune bench: the library's current choice against cuBLAS SGEMM with pedantic FP32 math (never
+// TF32), same process, same data, same method: cold L2, warm-up, CUDA events, medians. Both results
+// are checked against the float64 reference before their times count.
+#include <cublas_v2.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "autogemm/autogemm.h"
+#include "check.hpp"
+#include "commands.hpp"
+#include "context.hpp"
+#include "problem_data.hpp"
+#include "registry.hpp"
+#include "timing.hpp"
+
+namespace autogemm::cli {
+namespace {
+
+std::string run_text(const char* cmd) {
+  std::string out;
+  if (FILE* f = popen(cmd, "r")) {
+    char buf[256];
+    while (fgets(buf, sizeof buf, f)) out += buf;
+    pclose(f);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+nlohmann::json device_info(int device) {
+  cudaDeviceProp p{};
+  cudaGetDeviceProperties(&p, device);
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::string uuid = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(p.uuid.bytes[i]));
+    uuid += hex;
+    if (i == 3 || i == 5 || i == 7 || i == 9) uuid += '-';
+  }
+  return {{"name", p.name},
+          {"uuid", uuid},
+          {"compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
+          {"sm_count", p.multiProcessorCount},
+          {"l2_bytes", p.l2CacheSize},
+          {"memory_bytes", p.totalGlobalMem},
+          {"cuda_driver_api", driver},
+          {"cuda_runtime", runtime},
+          {"nvidia_smi", run_text("nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.max.sm,clocks.mem,"
+                                  "power.limit,temperature.gpu --format=csv,noheader 2>/dev/null")}};
+}
+
+void check_cublas(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed with cuBLAS status " + std::to_string(s));
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto* sub = app.add_subcommand("bench", "Time autogemm's current choice against cuBLAS SGEMM (pedantic FP32)");
+  struct Opts {
+    std::string set = "seed";
+    std::vector<std::string> shapes;
+    std::string layout = "nn";
+    std::string json;
+    int max_reps = 50;
+  };
+  auto o = std::make_shared<Opts>();
+  sub->add_option("--set", o->set, "Named shape set (seed)")->capture_default_str();
+  sub->add_option("--shape", o->shapes, "Row-major M,N,K (repeatable; replaces --set)");
+  sub->add_option("--layout", o->layout, "Ops of the column-major call: nn, nt, tn or tt")->capture_default_str();
+  sub->add_option("--json", o->json, "Also write the results and provenance to this JSON file");
+  sub->add_option("--max-reps", o->max_reps, "Timed repetitions at most per measurement")->capture_default_str();
+  return {sub, [o]() -> int {
+    std::vector<Shape> shapes;
+    if (!o->shapes.empty()) {
+      for (const auto& text : o->shapes) {
+        const auto s = parse_shape(text);
+        if (!s) {
+          std::fprintf(stderr, "gemm-tune bench: --shape '%s' is not M,N,K with positive integers\n", text.c_str());
+          return 2;
+        }
+        shapes.push_back(*s);
+      }
+    } else if (auto set = named_shape_set(o->set)) {
+      shapes = *set;
+    } else {
+      std::fprintf(stderr, "gemm-tune bench: --set '%s' is not a known shape set (seed)\n", o->set.c_str());
+      return 2;
+    }
+    Op op_a, op_b;
+    if (!parse_layout(o->layout, op_a, op_b)) {
+      std::fprintf(stderr, "gemm-tune bench: --layout '%s' is not nn, nt, tn or tt\n", o->layout.c_str());
+      return 2;
+    }
+    if (!require_gpu("bench")) return 1;
+
+    try {
+      int device = 0;
+      cudaGetDevice(&device);
+      autogemmHandle_t handle = nullptr;
+      if (autogemmCreate(&handle) != AUTOGEMM_STATUS_SUCCESS) throw std::runtime_error(autogemmGetLastErrorMessage());
+      cublasHandle_t cublas = nullptr;
+      check_cublas(cublasCreate(&cublas), "cublasCreate");
+      check_cublas(cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");
+      cudaStream_t stream = nullptr;
+      cudaStreamCreate(&stream);
+      autogemmSetStream(handle, stream);
+      cublasSetStream(cublas, stream);
+      L2Flusher flusher(device);
+      TimingOptions timing;
+      timing.max_reps = o->max_reps;
+
+      nlohmann::json results = nlohmann::json::array();
+      std::printf("%-18s %-4s %-56s %6s %10s %7s %10s %7s %7s %9s\n", "shape(MxNxK)", "lay", "autogemm kernel",
+                  "split", "ag_us", "TFLOP/s", "cublas_us", "TFLOP/s", "speedup", "rel_err");
+      int failures = 0;
+      for (size_t i = 0; i < shapes.size(); ++i) {
+        const ColumnMajorProblem p = to_column_major(shapes[i], op_a, op_b);
+        ProblemData data(p, 7 + i);
+        const float alpha = 1.0f, beta = 0.0f;
+        data.compute_reference(alpha, beta, stream);
+        const cublasOperation_t ca = op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
+        const cublasOperation_t cb = op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
+        const autogemmOperation_t aa = op_a == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T;
+        const autogemmOperation_t ab = op_b == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T;
+
+        auto run_autogemm = [&](cudaStream_t) {
+          if (autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb, &beta, data.c(),
+                            p.ldc) != AUTOGEMM_STATUS_SUCCESS)
+            throw std::runtime_error(autogemmGetLastErrorMessage());
+        };
+        auto run_cublas = [&](cudaStream_t) {
+          check_cublas(cublasSgemm(cublas, ca, cb, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb, &beta,
+                                   data.c(), p.ldc),
+                       "cublasSgemm");
+        };
+        // Correctness before timing: poison C, run once, compare with the float64 reference.
+        fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream);
+        run_autogemm(stream);
+        const double err_ag = data.error(stream);
+        fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream);
+        run_cublas(stream);
+        const double err_cb = data.error(stream);
+        const bool ok = err_ag <= error_bound(p.k);
+        if (!ok) ++failures;
+
+        GemmProblem gp;
+        gp.op_a = op_a, gp.op_b = op_b, gp.m = p.m, gp.n = p.n, gp.k = p.k;
+        gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
+        const KernelChoice choice = handle->choose(gp);
+
+        const TimingResult t_ag = time_on_gpu(run_autogemm, stream, flusher, timing);
+        const TimingResult t_cb = time_on_gpu(run_cublas, stream, flusher, timing);
+        const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
+        const std::string split =
+            std::to_string(choice.split.splits) + (choice.split.mode == SplitKMode::kSerial     ? "s"
+                                                   : choice.split.mode == SplitKMode::kParallel ? "p"
+                                                                                                : "");
+        std::printf("%-18s %-4s %-56s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e%s\n", to_string(shapes[i]).c_str(),
+                    o->layout.c_str(), std::string(choice.kernel->name).c_str(), split.c_str(), t_ag.median_us,
+                    flops / t_ag.median_us / 1e6, t_cb.median_us, flops / t_cb.median_us / 1e6,
+                    t_cb.median_us / t_ag.median_us, err_ag, ok ? "" : "  FAIL");
+        results.push_back({{"shape", {{"m", shapes[i].m}, {"n", shapes[i].n}, {"k", shapes[i].k}}},
+                           {"layout", o->layout},
+                           {"kernel", choice.kernel->name},
+                           {"splits", choice.split.splits},
+                           {"split_mode", split_mode_name(choice.split.mode)},
+                           {"source", "fallback"},
+                           {"autogemm", {{"median_us", t_ag.median_us}, {"min_us", t_ag.min_us}, {"max_us", t_ag.max_us},
+                                         {"reps", t_ag.reps}, {"rel_err", err_ag}}},
+                           {"cublas", {{"median_us", t_cb.median_us}, {"min_us", t_cb.min_us}, {"max_us", t_cb.max_us},
+                                       {"reps", t_cb.reps}, {"rel_err", err_cb}}},
+                           {"speedup", t_cb.median_us / t_ag.median_us},
+                           {"check_passed", ok}});
+      }
+      if (!o->json.empty()) {
+        const std::time_t now = std::time(nullptr);
+        char date[32];
+        std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+        nlohmann::json doc = {{"format", "autogemm-bench"},
+                              {"format_version", 1},
+                              {"date", date},
+                              {"autogemm_version", autogemmGetVersion()},
+                              {"kernel_grid", kernel_grid_id()},
+                              {"kernels_compiled", kernel_registry().size()},
+                              {"device", device_info(device)},
+                              {"method", "cold L2 (memset of 2x L2 before each rep), warm-up 3, CUDA events, median; "
+                                         "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH in the same process"},
+                              {"results", results}};
+        std::ofstream f(o->json);
+        f << doc.dump(2) << "\n";
+        if (!f) {
+          std::fprintf(stderr, "gemm-tune bench: cannot write %s\n", o->json.c_str());
+          return 1;
+        }
+      }
+      cublasDestroy(cublas);
+      autogemmDestroy(handle);
+      cudaStreamDestroy(stream);
+      return failures == 0 ? 0 : 1;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gemm-tune bench: %s\n", e.what());
+      return 1;
+    }
+  }};
+}
+
+}  // namespace autogemm::cli

@@ -1,0 +1,25 @@
+// gemm-tune's subcommands. Each registers its options on the CLI11 app and returns the exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace autogemm::cli {
+
+/// A registered subcommand and what runs it (returning the exit code) once CLI11 has parsed the line.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+Command add_kernels_command(CLI::App& app);
+Command add_devices_command(CLI::App& app);
+Command add_selfcheck_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
+
+/// True when a CUDA device is usable; otherwise prints one line naming the problem to stderr.
+bool require_gpu(const char* command);
+
+}  // namespace autogemm::cli

@@ -1,0 +1,22 @@
+// gemm-tune: tune, check and benchmark autogemm on this machine's GPUs, and list its kernels.
+// With no subcommand it runs the GPU self-check (the tuner arrives with its own issue).
+#include <vector>
+
+#include "autogemm/autogemm.h"
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"gemm-tune: autotuning FP32 GEMM for NVIDIA GPUs (autogemm " + std::string(autogemmGetVersion()) +
+               ").\nWith no subcommand it runs 'selfcheck'."};
+  app.require_subcommand(0, 1);
+  const std::vector<autogemm::cli::Command> commands = {
+      autogemm::cli::add_selfcheck_command(app),  // first: the default
+      autogemm::cli::add_bench_command(app),
+      autogemm::cli::add_kernels_command(app),
+      autogemm::cli::add_devices_command(app),
+  };
+  CLI11_PARSE(app, argc, argv);
+  for (const auto& c : commands)
+    if (c.app->parsed()) return c.run();
+  return commands.front().run();
+}

@@ -1,0 +1,53 @@
+// Device buffers for one column-major GEMM problem with random A, B, C, shared by selfcheck and
+// bench. Row-major shapes map to the column-major call as cuBLAS users do (see to_column_major).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <string>
+
+#include "kernel_config.hpp"
+#include "shape_sets.hpp"
+
+namespace autogemm::cli {
+
+/// A column-major problem: C (m x n) = op(A) op(B), with explicit leading dimensions.
+struct ColumnMajorProblem {
+  Op op_a = Op::N, op_b = Op::N;
+  int m = 0, n = 0, k = 0;
+  int lda = 0, ldb = 0, ldc = 0;
+};
+
+/// Row-major C[M,N] = A[M,K] . B[K,N] is column-major C^T (N x M) = B^T A^T: m = N, n = M, with
+/// `layout` giving the ops of the column-major call ("nn" = plain row-major A and B).
+ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b);
+
+/// Owns A, B, C (and a float64 reference) on the device; frees on destruction.
+class ProblemData {
+ public:
+  explicit ProblemData(const ColumnMajorProblem& p, uint64_t seed);
+  ~ProblemData();
+  ProblemData(const ProblemData&) = delete;
+  ProblemData& operator=(const ProblemData&) = delete;
+
+  /// float64 reference of alpha * op(A) op(B) + beta * C0 into ref(); C0 is the initial C.
+  void compute_reference(float alpha, float beta, cudaStream_t stream);
+  /// Restores C to its initial random contents.
+  void reset_c(cudaStream_t stream);
+  double error(cudaStream_t stream) const;
+
+  const ColumnMajorProblem& problem() const { return p_; }
+  float* a() const { return a_; }
+  float* b() const { return b_; }
+  float* c() const { return c_; }
+
+ private:
+  ColumnMajorProblem p_;
+  float *a_ = nullptr, *b_ = nullptr, *c_ = nullptr, *c0_ = nullptr;
+  double* ref_ = nullptr;
+};
+
+bool parse_layout(const std::string& text, Op& op_a, Op& op_b);
+
+}  // namespace autogemm::cli

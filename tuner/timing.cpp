@@ -1,0 +1,73 @@
+// See timing.hpp.
+#include "timing.hpp"
+
+#include <algorithm>
+
+#include "status.hpp"
+
+namespace autogemm {
+
+L2Flusher::L2Flusher(int device) {
+  int l2 = 0;
+  AUTOGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+  bytes_ = std::max<size_t>(2 * static_cast<size_t>(l2), 8u << 20);  // twice L2: nothing of the last run survives
+  AUTOGEMM_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+}
+
+L2Flusher::~L2Flusher() { cudaFree(buffer_); }
+
+void L2Flusher::flush(cudaStream_t stream) {
+  AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(buffer_, ++round_ & 0xff, bytes_, stream));
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return 0.0;
+  const size_t mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + mid, values.end());
+  double m = values[mid];
+  if (values.size() % 2 == 0) m = (m + *std::max_element(values.begin(), values.begin() + mid)) / 2.0;
+  return m;
+}
+
+TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,
+                         const TimingOptions& options) {
+  for (int i = 0; i < options.warmup; ++i) {
+    if (options.flush_l2) flusher.flush(stream);
+    launch(stream);
+  }
+  AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  cudaEvent_t start = nullptr, stop = nullptr;
+  AUTOGEMM_CUDA_CHECK(cudaEventCreate(&start));
+  AUTOGEMM_CUDA_CHECK(cudaEventCreate(&stop));
+  std::vector<double> times;
+  double total_ms = 0;
+  try {
+    while (static_cast<int>(times.size()) < options.max_reps &&
+           (static_cast<int>(times.size()) < options.min_reps || total_ms < options.budget_ms)) {
+      if (options.flush_l2) flusher.flush(stream);
+      AUTOGEMM_CUDA_CHECK(cudaEventRecord(start, stream));
+      launch(stream);
+      AUTOGEMM_CUDA_CHECK(cudaEventRecord(stop, stream));
+      AUTOGEMM_CUDA_CHECK(cudaEventSynchronize(stop));
+      float ms = 0;
+      AUTOGEMM_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      times.push_back(ms * 1000.0);
+      total_ms += ms;
+    }
+  } catch (...) {
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    throw;
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  TimingResult r;
+  r.reps = static_cast<int>(times.size());
+  r.median_us = median(times);
+  r.min_us = *std::min_element(times.begin(), times.end());
+  r.max_us = *std::max_element(times.begin(), times.end());
+  return r;
+}
+
+}  // namespace autogemm

@@ -1,0 +1,46 @@
+// GPU timing done properly (background notes; ThunderKittens' discipline): L2 flushed before every
+// repetition so each one starts cold, warm-up, CUDA events around each repetition, median of many.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <functional>
+#include <vector>
+
+namespace autogemm {
+
+struct TimingOptions {
+  int warmup = 3;           // untimed runs first: module load, clocks, caches of the host side
+  int min_reps = 10;
+  int max_reps = 100;
+  double budget_ms = 200;   // stop adding repetitions past this much timed GPU time
+  bool flush_l2 = true;
+};
+
+struct TimingResult {
+  double median_us = 0, min_us = 0, max_us = 0;
+  int reps = 0;
+};
+
+/// Owns a buffer larger than L2 and overwrites it, evicting whatever the last run left there.
+class L2Flusher {
+ public:
+  explicit L2Flusher(int device);
+  ~L2Flusher();
+  L2Flusher(const L2Flusher&) = delete;
+  L2Flusher& operator=(const L2Flusher&) = delete;
+  void flush(cudaStream_t stream);
+
+ private:
+  void* buffer_ = nullptr;
+  size_t bytes_ = 0;
+  int round_ = 0;
+};
+
+/// Times `launch` (which enqueues work on the stream it is given). Throws StatusError on a CUDA error.
+TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,
+                         const TimingOptions& options = {});
+
+double median(std::vector<double> values);
+
+}  // namespace autogemm
