@@ -18,6 +18,9 @@ Command add_kernels_command(CLI::App& app);
 Command add_devices_command(CLI::App& app);
 Command add_selfcheck_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
+Command add_export_command(CLI::App& app);
+Command add_import_command(CLI::App& app);
+Command add_db_command(CLI::App& app);
 
 /// True when a CUDA device is usable; otherwise prints one line naming the problem to stderr.
 bool require_gpu(const char* command);

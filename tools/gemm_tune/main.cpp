@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
       autogemm::cli::add_bench_command(app),
       autogemm::cli::add_kernels_command(app),
       autogemm::cli::add_devices_command(app),
+      autogemm::cli::add_export_command(app),
+      autogemm::cli::add_import_command(app),
+      autogemm::cli::add_db_command(app),
   };
   CLI11_PARSE(app, argc, argv);
   for (const auto& c : commands)

@@ -1,0 +1,30 @@
+// Export/import of tuning tables: a versioned JSON document and a CSV table (docs/database.md).
+// Parsing validates every entry; the first bad one rejects the whole input with its index and the
+// reason, so an import is all or nothing.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tuning_db.hpp"
+
+namespace autogemm::db {
+
+inline constexpr const char* kExchangeFormat = "autogemm-tuning";
+inline constexpr int kExchangeFormatVersion = 1;
+
+/// Why `e` cannot be stored, or nullopt when it is a valid entry.
+std::optional<std::string> invalid_entry_reason(const Entry& e);
+
+std::string to_json(const std::vector<Entry>& entries);
+std::string to_csv(const std::vector<Entry>& entries);
+
+/// Throws DbError("entry 12: problem.m: must be a positive 32-bit integer, got -3") and similar.
+std::vector<Entry> from_json(const std::string& text);
+std::vector<Entry> from_csv(const std::string& text);
+
+/// Picks the parser by content: JSON when the first non-blank character is '{', else CSV.
+std::vector<Entry> parse_exchange(const std::string& text);
+
+}  // namespace autogemm::db

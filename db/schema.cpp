@@ -1,0 +1,109 @@
+// The migrations. Never edit a released step: add the next one. docs/database.md documents the
+// result; tests/db/schema_test.cpp migrates a version-1 file forward.
+#include "schema.hpp"
+
+#include <sqlite3.h>
+
+#include "sqlite_util.hpp"
+
+namespace autogemm::db {
+namespace {
+
+// Version 1: devices, problems, measurements, the best-per-problem view.
+constexpr const char* kMigration1 = R"sql(
+CREATE TABLE autogemm_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+INSERT INTO autogemm_meta (key, value) VALUES ('format', 'autogemm-tuning');
+
+CREATE TABLE devices (
+  id           INTEGER PRIMARY KEY,
+  signature    TEXT NOT NULL UNIQUE,
+  name         TEXT NOT NULL,
+  cc_major     INTEGER NOT NULL,
+  cc_minor     INTEGER NOT NULL,
+  sm_count     INTEGER NOT NULL,
+  memory_bytes INTEGER NOT NULL,
+  l2_bytes     INTEGER NOT NULL
+);
+
+CREATE TABLE problems (
+  id     INTEGER PRIMARY KEY,
+  dtype  TEXT NOT NULL,
+  transa TEXT NOT NULL CHECK (transa IN ('n', 't')),
+  transb TEXT NOT NULL CHECK (transb IN ('n', 't')),
+  m      INTEGER NOT NULL CHECK (m > 0),
+  n      INTEGER NOT NULL CHECK (n > 0),
+  k      INTEGER NOT NULL CHECK (k > 0),
+  align  INTEGER NOT NULL CHECK (align IN (1, 4)),
+  UNIQUE (dtype, transa, transb, m, n, k, align)
+);
+
+CREATE TABLE measurements (
+  id              INTEGER PRIMARY KEY,
+  device_id       INTEGER NOT NULL REFERENCES devices (id),
+  problem_id      INTEGER NOT NULL REFERENCES problems (id),
+  kernel          TEXT NOT NULL,
+  splits          INTEGER NOT NULL CHECK (splits >= 1),
+  split_mode      TEXT NOT NULL CHECK (split_mode IN ('none', 'serial', 'parallel')),
+  median_us       REAL NOT NULL,
+  min_us          REAL NOT NULL,
+  spread_us       REAL NOT NULL,
+  iterations      INTEGER NOT NULL,
+  tflops          REAL NOT NULL,
+  check_passed    INTEGER NOT NULL CHECK (check_passed IN (0, 1)),
+  measured_at     TEXT NOT NULL,
+  library_version TEXT NOT NULL,
+  kernel_grid     TEXT NOT NULL,
+  gpu_uuid        TEXT NOT NULL,
+  driver_version  INTEGER NOT NULL,
+  runtime_version INTEGER NOT NULL,
+  sm_clock_mhz    INTEGER NOT NULL,
+  mem_clock_mhz   INTEGER NOT NULL,
+  UNIQUE (device_id, problem_id, kernel, splits, split_mode)
+);
+
+CREATE VIEW best_configs AS
+SELECT d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align,
+       m.kernel, m.splits, m.split_mode, m.median_us, m.tflops, m.measured_at
+FROM measurements m
+JOIN devices d ON d.id = m.device_id
+JOIN problems p ON p.id = m.problem_id
+WHERE m.check_passed = 1
+  AND m.id = (SELECT m2.id FROM measurements m2
+              WHERE m2.device_id = m.device_id AND m2.problem_id = m.problem_id AND m2.check_passed = 1
+              ORDER BY m2.median_us, m2.id LIMIT 1);
+)sql";
+
+// Version 2: the result check's relative error and the measuring host as provenance, and an index
+// for the per-problem lookups of the runtime.
+constexpr const char* kMigration2 = R"sql(
+ALTER TABLE measurements ADD COLUMN rel_error REAL NOT NULL DEFAULT 0;
+ALTER TABLE measurements ADD COLUMN host TEXT NOT NULL DEFAULT '';
+CREATE INDEX measurements_by_problem ON measurements (device_id, problem_id, check_passed, median_us);
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "one migration per schema version");
+
+}  // namespace
+
+void migrate(sqlite3* db, const std::string& path, int from, int to) {
+  for (int v = from; v < to; ++v) {
+    Transaction tx(db, path);
+    // Another process may have migrated while we waited for the write lock.
+    int now = 0;
+    {
+      Statement version(db, path, "PRAGMA user_version");
+      version.step();
+      now = version.integer(0);
+    }
+    if (now > v) continue;
+    exec(db, path, kMigrations[v]);
+    exec(db, path, ("PRAGMA user_version = " + std::to_string(v + 1)).c_str());
+    tx.commit();
+  }
+}
+
+}  // namespace autogemm::db

@@ -1,0 +1,298 @@
+// See tuning_db.hpp.
+#include "tuning_db.hpp"
+
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+
+#include "schema.hpp"
+#include "sqlite_util.hpp"
+
+namespace autogemm::db {
+namespace fs = std::filesystem;
+
+std::string DeviceSignature::key() const {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s|sm_%d%d|%dsm|%lldMiB|L2:%lldKiB", name.c_str(), cc_major, cc_minor, sm_count,
+                static_cast<long long>(memory_bytes >> 20), static_cast<long long>(l2_bytes >> 10));
+  return buf;
+}
+
+std::string default_user_db_path() {
+  if (const char* env = std::getenv("AUTOGEMM_DB"); env != nullptr && *env != '\0') {
+    const std::string list(env);
+    return list.substr(0, list.find(':'));
+  }
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg != nullptr && *xdg == '/')
+    return std::string(xdg) + "/autogemm/tuning.sqlite3";
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/.local/share/autogemm/tuning.sqlite3";
+}
+
+std::string now_iso8601() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) : path_(path) {
+  const bool write = mode == OpenMode::kReadWrite;
+  std::error_code ec;
+  if (write) {
+    const fs::path dir = fs::path(path).parent_path();
+    if (!dir.empty() && !fs::exists(dir, ec)) {
+      if (!create_parent) throw DbError(path + ": directory " + dir.string() + " does not exist");
+      fs::create_directories(dir, ec);
+      if (ec) throw DbError(path + ": cannot create directory " + dir.string() + ": " + ec.message());
+    }
+    if (!dir.empty() && access(dir.c_str(), W_OK | X_OK) != 0)
+      throw DbError(path + ": directory " + dir.string() + " is not writable: " + std::strerror(errno));
+    if (fs::exists(path, ec) && access(path.c_str(), W_OK) != 0)
+      throw DbError(path + ": file is read-only: " + std::strerror(errno));
+  } else if (!fs::exists(path, ec)) {
+    throw DbError(path + ": no such file");
+  }
+  const int flags = write ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
+  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+    const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw DbError(path + ": cannot open: " + message);
+  }
+  try {
+    sqlite3_busy_timeout(db_, 10000);  // writers queue for the lock instead of failing
+    // Reading the schema is the first access: a file that is not SQLite fails here.
+    int tables = 0;
+    bool ours = false;
+    std::string foreign;
+    {
+      Statement s(db_, path_, "SELECT name FROM sqlite_master WHERE type = 'table'");
+      while (s.step()) {
+        const std::string name = s.text(0);
+        ++tables;
+        if (name == "autogemm_meta") ours = true;
+        else if (foreign.size() < 80) foreign += (foreign.empty() ? "" : ", ") + name;
+      }
+    }
+    if (tables > 0 && !ours)
+      throw DbError(path + ": not an autogemm tuning database (it has tables " + foreign + " but no autogemm_meta)");
+    {
+      Statement check(db_, path_, "PRAGMA quick_check");
+      check.step();
+      if (check.text(0) != "ok") throw DbError(path + ": database is damaged: " + check.text(0));
+    }
+    int version = 0;
+    {
+      Statement v(db_, path_, "PRAGMA user_version");
+      v.step();
+      version = v.integer(0);
+    }
+    if (version > kSchemaVersion)
+      throw DbError(path + ": schema version " + std::to_string(version) + " is newer than this build knows (" +
+                    std::to_string(kSchemaVersion) + "); upgrade autogemm");
+    if (write) {
+      // WAL: readers never block the writer; NORMAL sync is safe against process crashes in WAL.
+      exec(db_, path_, "PRAGMA journal_mode = WAL");
+      exec(db_, path_, "PRAGMA synchronous = NORMAL");
+      exec(db_, path_, "PRAGMA foreign_keys = ON");
+      if (version < kSchemaVersion) migrate(db_, path_, version);
+    } else if (version == 0) {
+      throw DbError(path + ": empty file, not an autogemm tuning database");
+    } else if (version < kSchemaVersion) {
+      // A read-only open cannot migrate, and the queries use the current columns.
+      throw DbError(path + ": schema version " + std::to_string(version) + " is older than this build's " +
+                    std::to_string(kSchemaVersion) + "; migrate it with 'gemm-tune db check --db " + path + "'");
+    }
+  } catch (...) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw;
+  }
+}
+
+TuningDb::~TuningDb() { sqlite3_close(db_); }
+
+int TuningDb::schema_version() const {
+  Statement v(db_, path_, "PRAGMA user_version");
+  v.step();
+  return v.integer(0);
+}
+
+namespace {
+
+int64_t device_id(sqlite3* db, const std::string& path, const DeviceSignature& d) {
+  Statement ins(db, path,
+                "INSERT INTO devices (signature, name, cc_major, cc_minor, sm_count, memory_bytes, l2_bytes) "
+                "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (signature) DO NOTHING");
+  ins.bind(1, d.key()).bind(2, d.name).bind(3, d.cc_major).bind(4, d.cc_minor).bind(5, d.sm_count);
+  ins.bind(6, d.memory_bytes).bind(7, d.l2_bytes);
+  ins.step();
+  Statement sel(db, path, "SELECT id FROM devices WHERE signature = ?1");
+  sel.bind(1, d.key());
+  sel.step();
+  return sel.int64(0);
+}
+
+int64_t problem_id(sqlite3* db, const std::string& path, const ProblemKey& p) {
+  const std::string ta(1, p.transa), tb(1, p.transb);
+  Statement ins(db, path,
+                "INSERT INTO problems (dtype, transa, transb, m, n, k, align) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) "
+                "ON CONFLICT DO NOTHING");
+  ins.bind(1, p.dtype).bind(2, ta).bind(3, tb).bind(4, p.m).bind(5, p.n).bind(6, p.k).bind(7, p.align);
+  ins.step();
+  Statement sel(db, path,
+                "SELECT id FROM problems WHERE dtype = ?1 AND transa = ?2 AND transb = ?3 AND m = ?4 AND n = ?5 "
+                "AND k = ?6 AND align = ?7");
+  sel.bind(1, p.dtype).bind(2, ta).bind(3, tb).bind(4, p.m).bind(5, p.n).bind(6, p.k).bind(7, p.align);
+  sel.step();
+  return sel.int64(0);
+}
+
+constexpr const char* kSelectEntries =
+    "SELECT d.name, d.cc_major, d.cc_minor, d.sm_count, d.memory_bytes, d.l2_bytes, "
+    "p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align, "
+    "m.kernel, m.splits, m.split_mode, m.median_us, m.min_us, m.spread_us, m.iterations, m.tflops, m.check_passed, "
+    "m.rel_error, m.gpu_uuid, m.driver_version, m.runtime_version, m.sm_clock_mhz, m.mem_clock_mhz, "
+    "m.library_version, m.kernel_grid, m.host, m.measured_at "
+    "FROM measurements m JOIN devices d ON d.id = m.device_id JOIN problems p ON p.id = m.problem_id ";
+
+Entry read_entry(const Statement& s) {
+  Entry e;
+  e.device = {s.text(0), s.integer(1), s.integer(2), s.integer(3), s.int64(4), s.int64(5)};
+  e.problem.dtype = s.text(6);
+  e.problem.transa = s.text(7).empty() ? '?' : s.text(7)[0];
+  e.problem.transb = s.text(8).empty() ? '?' : s.text(8)[0];
+  e.problem.m = s.integer(9);
+  e.problem.n = s.integer(10);
+  e.problem.k = s.integer(11);
+  e.problem.align = s.integer(12);
+  e.candidate = {s.text(13), s.integer(14), s.text(15)};
+  e.measurement = {s.real(16), s.real(17), s.real(18), s.integer(19), s.real(20), s.integer(21) != 0, s.real(22)};
+  e.provenance.gpu_uuid = s.text(23);
+  e.provenance.driver_version = s.integer(24);
+  e.provenance.runtime_version = s.integer(25);
+  e.provenance.sm_clock_mhz = s.integer(26);
+  e.provenance.mem_clock_mhz = s.integer(27);
+  e.provenance.library_version = s.text(28);
+  e.provenance.kernel_grid = s.text(29);
+  e.provenance.host = s.text(30);
+  e.provenance.measured_at = s.text(31);
+  return e;
+}
+
+}  // namespace
+
+int TuningDb::record(const std::vector<Entry>& entries) {
+  Transaction tx(db_, path_);
+  // Merge policy: one row per (device, problem, candidate); a newer measurement replaces an older
+  // one, an equal or older one changes nothing (so importing a file twice is a no-op).
+  Statement upsert(db_, path_,
+                   "INSERT INTO measurements (device_id, problem_id, kernel, splits, split_mode, median_us, min_us, "
+                   "spread_us, iterations, tflops, check_passed, rel_error, gpu_uuid, driver_version, runtime_version, "
+                   "sm_clock_mhz, mem_clock_mhz, library_version, kernel_grid, host, measured_at) VALUES "
+                   "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21) "
+                   "ON CONFLICT (device_id, problem_id, kernel, splits, split_mode) DO UPDATE SET "
+                   "median_us = excluded.median_us, min_us = excluded.min_us, spread_us = excluded.spread_us, "
+                   "iterations = excluded.iterations, tflops = excluded.tflops, check_passed = excluded.check_passed, "
+                   "rel_error = excluded.rel_error, gpu_uuid = excluded.gpu_uuid, "
+                   "driver_version = excluded.driver_version, runtime_version = excluded.runtime_version, "
+                   "sm_clock_mhz = excluded.sm_clock_mhz, mem_clock_mhz = excluded.mem_clock_mhz, "
+                   "library_version = excluded.library_version, kernel_grid = excluded.kernel_grid, "
+                   "host = excluded.host, measured_at = excluded.measured_at "
+                   "WHERE excluded.measured_at > measurements.measured_at");
+  int changed = 0;
+  for (const Entry& e : entries) {
+    const int64_t dev = device_id(db_, path_, e.device);
+    const int64_t prob = problem_id(db_, path_, e.problem);
+    const Measurement& m = e.measurement;
+    const Provenance& p = e.provenance;
+    upsert.reset();
+    upsert.bind(1, dev).bind(2, prob).bind(3, e.candidate.kernel).bind(4, e.candidate.splits);
+    upsert.bind(5, e.candidate.split_mode).bind(6, m.median_us).bind(7, m.min_us).bind(8, m.spread_us);
+    upsert.bind(9, m.iterations).bind(10, m.tflops).bind(11, m.check_passed ? 1 : 0).bind(12, m.rel_error);
+    upsert.bind(13, p.gpu_uuid).bind(14, p.driver_version).bind(15, p.runtime_version).bind(16, p.sm_clock_mhz);
+    upsert.bind(17, p.mem_clock_mhz).bind(18, p.library_version).bind(19, p.kernel_grid).bind(20, p.host);
+    upsert.bind(21, p.measured_at);
+    upsert.step();
+    changed += sqlite3_changes(db_);
+  }
+  tx.commit();
+  return changed;
+}
+
+std::vector<Entry> TuningDb::entries(const Filter& filter) const {
+  std::string sql = std::string(kSelectEntries) +
+                    "WHERE (?1 = '' OR d.signature = ?1) AND (?2 = '' OR p.dtype = ?2) AND "
+                    "(?3 = 0 OR (p.transa = ?4 AND p.transb = ?5 AND p.m = ?6 AND p.n = ?7 AND p.k = ?8 AND "
+                    "p.align = ?9)) ORDER BY d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align, "
+                    "m.kernel, m.splits, m.split_mode";
+  Statement s(db_, path_, sql.c_str());
+  s.bind(1, filter.device_key).bind(2, filter.dtype).bind(3, filter.problem ? 1 : 0);
+  const ProblemKey p = filter.problem.value_or(ProblemKey{});
+  s.bind(4, std::string(1, p.transa)).bind(5, std::string(1, p.transb)).bind(6, p.m).bind(7, p.n).bind(8, p.k);
+  s.bind(9, p.align);
+  std::vector<Entry> out;
+  while (s.step()) out.push_back(read_entry(s));
+  return out;
+}
+
+std::optional<Entry> TuningDb::best(const std::string& device_key, const ProblemKey& problem,
+                                    bool (*kernel_exists)(const std::string&)) const {
+  const std::string sql = std::string(kSelectEntries) +
+                          "WHERE d.signature = ?1 AND p.dtype = ?2 AND p.transa = ?3 AND p.transb = ?4 AND p.m = ?5 "
+                          "AND p.n = ?6 AND p.k = ?7 AND p.align = ?8 AND m.check_passed = 1 "
+                          "ORDER BY m.median_us, m.id";
+  Statement s(db_, path_, sql.c_str());
+  s.bind(1, device_key).bind(2, problem.dtype).bind(3, std::string(1, problem.transa));
+  s.bind(4, std::string(1, problem.transb)).bind(5, problem.m).bind(6, problem.n).bind(7, problem.k);
+  s.bind(8, problem.align);
+  while (s.step()) {
+    Entry e = read_entry(s);
+    if (kernel_exists == nullptr || kernel_exists(e.candidate.kernel)) return e;  // stale kernels are skipped
+  }
+  return std::nullopt;
+}
+
+std::vector<DeviceSignature> TuningDb::devices() const {
+  Statement s(db_, path_,
+              "SELECT name, cc_major, cc_minor, sm_count, memory_bytes, l2_bytes FROM devices ORDER BY signature");
+  std::vector<DeviceSignature> out;
+  while (s.step()) out.push_back({s.text(0), s.integer(1), s.integer(2), s.integer(3), s.int64(4), s.int64(5)});
+  return out;
+}
+
+CheckReport TuningDb::check(bool (*kernel_exists)(const std::string&)) const {
+  CheckReport r;
+  r.schema_version = schema_version();
+  auto count = [&](const char* sql) {
+    Statement s(db_, path_, sql);
+    s.step();
+    return s.int64(0);
+  };
+  r.devices = count("SELECT COUNT(*) FROM devices");
+  r.problems = count("SELECT COUNT(*) FROM problems");
+  r.measurements = count("SELECT COUNT(*) FROM measurements");
+  r.failed_checks = count("SELECT COUNT(*) FROM measurements WHERE check_passed = 0");
+  {
+    Statement s(db_, path_, "PRAGMA integrity_check");
+    s.step();
+    r.integrity = s.text(0);
+  }
+  if (kernel_exists != nullptr) {
+    Statement s(db_, path_, "SELECT DISTINCT kernel FROM measurements ORDER BY kernel");
+    while (s.step())
+      if (!kernel_exists(s.text(0))) r.missing_kernels.push_back(s.text(0));
+  }
+  return r;
+}
+
+}  // namespace autogemm::db

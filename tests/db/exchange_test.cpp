@@ -1,0 +1,128 @@
+// Export/import formats: round trips (JSON and CSV), idempotent imports, SQL metacharacters in every
+// text field, and malformed inputs rejected whole with the entry's index and the reason.
+#include <gtest/gtest.h>
+
+#include "db_test_util.hpp"
+#include "exchange.hpp"
+
+namespace autogemm::db::testing {
+namespace {
+
+std::vector<Entry> sample_table() {
+  std::vector<Entry> v;
+  for (int i = 0; i < 12; ++i) v.push_back(sample_entry(i));
+  Entry odd = sample_entry(99);
+  // Metacharacters of SQL, CSV and JSON in every text field.
+  const std::string nasty = "x'); DROP TABLE measurements; -- \"q\", \\ \n;";
+  odd.device.name = "GPU " + nasty;
+  odd.candidate.kernel = "kernel " + nasty;
+  odd.provenance.gpu_uuid = nasty;
+  odd.provenance.library_version = nasty;
+  odd.provenance.kernel_grid = nasty;
+  odd.provenance.host = nasty;
+  v.push_back(odd);
+  return v;
+}
+
+void expect_rejected(const std::string& text, const std::string& fragment) {
+  try {
+    parse_exchange(text);
+    FAIL() << "accepted; expected an error mentioning '" << fragment << "'";
+  } catch (const DbError& e) {
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(Exchange, RoundTripThroughAnEmptyDatabaseGivesTheSameContent) {
+  ScratchDir dir;
+  const auto table = sample_table();
+  TuningDb first(dir.file("a.sqlite3"), OpenMode::kReadWrite);
+  first.record(table);
+  for (const bool csv : {false, true}) {
+    SCOPED_TRACE(csv ? "csv" : "json");
+    const std::string exported = csv ? to_csv(first.entries()) : to_json(first.entries());
+    TuningDb second(dir.file(csv ? "c.sqlite3" : "j.sqlite3"), OpenMode::kReadWrite);
+    EXPECT_EQ(second.record(parse_exchange(exported)), static_cast<int>(table.size()));
+    EXPECT_EQ(csv ? to_csv(second.entries()) : to_json(second.entries()), exported);
+    EXPECT_EQ(second.entries().size(), table.size());
+    // Idempotent: a second import changes nothing.
+    EXPECT_EQ(second.record(parse_exchange(exported)), 0);
+    EXPECT_EQ(csv ? to_csv(second.entries()) : to_json(second.entries()), exported);
+  }
+  // The nasty strings survived unchanged, and the table is still there.
+  const auto rows = first.entries();
+  EXPECT_NE(std::find(rows.begin(), rows.end(), table.back()), rows.end());
+}
+
+TEST(Exchange, JsonIsVersionedAndReadableByNlohmann) {
+  const std::string text = to_json({sample_entry(0)});
+  EXPECT_NE(text.find("\"format\": \"autogemm-tuning\""), std::string::npos);
+  EXPECT_NE(text.find("\"format_version\": 1"), std::string::npos);
+  EXPECT_EQ(from_json(text), std::vector<Entry>{sample_entry(0)});
+}
+
+std::string json_with(const std::string& field, const std::string& value) {
+  std::string text = to_json({sample_entry(0), sample_entry(1)});
+  // Replace the field's value in the second entry (index 1).
+  const size_t second = text.find("\"candidate\"", text.find("\"candidate\"") + 1);
+  const size_t at = text.find("\"" + field + "\":", second < text.size() ? text.rfind("{", second) : 0);
+  const size_t colon = text.find(':', at);
+  const size_t end = text.find_first_of(",\n", colon);
+  return text.substr(0, colon + 2) + value + text.substr(end);
+}
+
+TEST(Exchange, MalformedJsonIsRejectedWithIndexAndReason) {
+  expect_rejected("{ not json", "not valid JSON");
+  expect_rejected("{\"format\": \"something-else\", \"format_version\": 1, \"entries\": []}", "not an autogemm tuning table");
+  expect_rejected("{\"format\": \"autogemm-tuning\", \"format_version\": 2, \"entries\": []}", "format_version 2 is not supported");
+  expect_rejected("{\"format\": \"autogemm-tuning\", \"format_version\": 1}", "\"entries\" is missing");
+  expect_rejected("{\"format\": \"autogemm-tuning\", \"format_version\": 1, \"entries\": [3]}", "entry 0: must be an object");
+  expect_rejected(json_with("m", "\"65\""), "entry 1: problem.m: must be an integer, got string");
+  expect_rejected(json_with("m", "-3"), "entry 1: problem.m: must be positive, got -3");
+  expect_rejected(json_with("m", "99999999999"), "entry 1: problem.m: must fit a 32-bit integer");
+  expect_rejected(json_with("m", "1e30"), "entry 1: problem.m: must be an integer");
+  expect_rejected(json_with("m", "18446744073709551615"), "entry 1: problem.m: is out of range");
+  expect_rejected(json_with("median_us", "\"fast\""), "entry 1: measurement.median_us: must be a number");
+  expect_rejected(json_with("check_passed", "1"), "entry 1: measurement.check_passed: must be true or false");
+  expect_rejected(json_with("split_mode", "\"sideways\""), "entry 1: candidate.split_mode");
+  expect_rejected(json_with("transa", "\"x\""), "entry 1: problem.transa");
+  expect_rejected(json_with("measured_at", "\"yesterday\""), "entry 1: provenance.measured_at");
+  std::string missing = to_json({sample_entry(0)});
+  missing.erase(missing.find("\"kernel\""), missing.find('\n', missing.find("\"kernel\"")) - missing.find("\"kernel\"") + 1);
+  expect_rejected(missing, "entry 0: candidate.kernel: missing");
+}
+
+TEST(Exchange, MalformedCsvIsRejectedWithIndexAndReason) {
+  const std::string good = to_csv({sample_entry(0), sample_entry(1)});
+  EXPECT_EQ(parse_exchange(good).size(), 2u);
+  expect_rejected("", "empty input");
+  expect_rejected("a,b,c\n1,2,3\n", "header does not match");
+  const std::string header = good.substr(0, good.find('\n') + 1);
+  expect_rejected(header + "1,2,3\n", "entry 0: has 3 columns");
+  std::string bad = good;
+  const size_t row1 = bad.find('\n') + 1;
+  // Column 9 of the first row is problem.m.
+  size_t pos = row1;
+  for (int c = 0; c < 9; ++c) pos = bad.find(',', pos) + 1;
+  const size_t end = bad.find(',', pos);
+  expect_rejected(bad.substr(0, pos) + "-5" + bad.substr(end), "entry 0: problem.m: must be positive");
+  expect_rejected(bad.substr(0, pos) + "12abc" + bad.substr(end), "entry 0: problem.m: must be an integer");
+  expect_rejected(bad.substr(0, pos) + "5000000000" + bad.substr(end), "entry 0: problem.m: must fit a 32-bit integer");
+  expect_rejected(header + "\"unterminated", "unterminated");
+}
+
+TEST(Exchange, BadEntryAnywhereRejectsTheWholeFile) {
+  ScratchDir dir;
+  TuningDb db(dir.file("t.sqlite3"), OpenMode::kReadWrite);
+  const std::string text = json_with("k", "0");
+  try {
+    db.record(parse_exchange(text));
+    FAIL();
+  } catch (const DbError& e) {
+    EXPECT_NE(std::string(e.what()).find("entry 1: problem.k"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(db.entries().empty());  // entry 0 was valid but nothing was written
+}
+
+}  // namespace
+}  // namespace autogemm::db::testing

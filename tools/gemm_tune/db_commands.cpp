@@ -1,0 +1,187 @@
+// gemm-tune export / import / db: move tuning tables between machines and inspect a database.
+// No GPU needed. Every failure prints one line naming the file and the problem, and exits non-zero.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.hpp"
+#include "exchange.hpp"
+#include "registry.hpp"
+#include "tuning_db.hpp"
+
+namespace autogemm::cli {
+namespace {
+
+bool kernel_in_build(const std::string& name) { return find_kernel(name) != nullptr; }
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw db::DbError(path + ": cannot read file");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+db::Filter make_filter(const std::string& device, const std::string& dtype) {
+  db::Filter f;
+  f.device_key = device;
+  f.dtype = dtype;
+  return f;
+}
+
+// Runs `body`, turning a DbError into the one-line failure every db command promises.
+template <class F>
+int guarded(const char* command, F&& body) {
+  try {
+    return body();
+  } catch (const db::DbError& e) {
+    std::fprintf(stderr, "gemm-tune %s: %s\n", command, e.what());
+    return 1;
+  }
+}
+
+}  // namespace
+
+Command add_export_command(CLI::App& app) {
+  auto* sub = app.add_subcommand("export", "Write the tuning table (all rows or filtered) as JSON or CSV");
+  struct Opts {
+    std::string db, format = "json", output, device, dtype;
+  };
+  auto o = std::make_shared<Opts>();
+  sub->add_option("--db", o->db, "Database file (default: $AUTOGEMM_DB or the XDG user database)");
+  sub->add_option("--format", o->format, "json or csv")->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
+  sub->add_option("-o,--output", o->output, "Output file (default: standard output)");
+  sub->add_option("--device", o->device, "Only this device signature (see 'gemm-tune db devices')");
+  sub->add_option("--dtype", o->dtype, "Only this data type (f32)");
+  return {sub, [o]() {
+    return guarded("export", [&] {
+      const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
+      db::TuningDb database(path, db::OpenMode::kReadOnly);
+      const auto rows = database.entries(make_filter(o->device, o->dtype));
+      const std::string text = o->format == "csv" ? db::to_csv(rows) : db::to_json(rows);
+      if (o->output.empty()) {
+        std::cout << text;
+      } else {
+        std::ofstream out(o->output, std::ios::binary | std::ios::trunc);
+        out << text;
+        if (!out) throw db::DbError(o->output + ": cannot write file");
+      }
+      std::fprintf(stderr, "exported %zu entries from %s\n", rows.size(), path.c_str());
+      return 0;
+    });
+  }};
+}
+
+Command add_import_command(CLI::App& app) {
+  auto* sub = app.add_subcommand("import", "Merge JSON or CSV tuning tables into a database (all or nothing per file)");
+  struct Opts {
+    std::string db;
+    std::vector<std::string> files;
+  };
+  auto o = std::make_shared<Opts>();
+  sub->add_option("--db", o->db, "Database file (default: $AUTOGEMM_DB or the XDG user database)");
+  sub->add_option("files", o->files, "Files written by 'gemm-tune export'")->required();
+  return {sub, [o]() {
+    return guarded("import", [&] {
+      const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
+      // Parse every file before writing anything: a bad entry anywhere rejects its file whole.
+      std::vector<std::pair<std::string, std::vector<db::Entry>>> parsed;
+      for (const auto& f : o->files) {
+        try {
+          parsed.emplace_back(f, db::parse_exchange(read_file(f)));
+        } catch (const db::DbError& e) {
+          throw db::DbError(std::string(e.what()).rfind(f, 0) == 0 ? e.what() : f + ": " + e.what());
+        }
+      }
+      db::TuningDb database(path, db::OpenMode::kReadWrite, /*create_parent=*/o->db.empty());
+      for (const auto& [file, rows] : parsed) {
+        const int changed = database.record(rows);
+        std::printf("%s: %zu entries read, %d inserted or updated (newer measurements win)\n", file.c_str(),
+                    rows.size(), changed);
+      }
+      return 0;
+    });
+  }};
+}
+
+Command add_db_command(CLI::App& app) {
+  auto* sub = app.add_subcommand("db", "Inspect a tuning database: devices, problems, best entries, check");
+  sub->require_subcommand(1);
+  struct Opts {
+    std::string db, device;
+  };
+  auto o = std::make_shared<Opts>();
+  sub->add_option("--db", o->db, "Database file (default: $AUTOGEMM_DB or the XDG user database)");
+  auto* devices = sub->add_subcommand("devices", "Device signatures in the database");
+  auto* problems = sub->add_subcommand("problems", "Problems and how many candidates each has");
+  auto* best = sub->add_subcommand("best", "The best valid entry per (device, problem)");
+  best->add_option("--device", o->device, "Only this device signature");
+  auto* check = sub->add_subcommand("check", "Schema version, row counts, integrity, kernels this build lacks");
+  return {sub, [=]() {
+    const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
+    return guarded("db", [&] {
+      if (check->parsed()) {
+        // Read-write so an older schema is migrated; a read-only file is still checked read-only.
+        std::unique_ptr<db::TuningDb> database;
+        try {
+          database = std::make_unique<db::TuningDb>(path, db::OpenMode::kReadWrite);
+        } catch (const db::DbError& e) {
+          if (std::string(e.what()).find("read-only") == std::string::npos) throw;
+          database = std::make_unique<db::TuningDb>(path, db::OpenMode::kReadOnly);
+        }
+        const db::CheckReport r = database->check(kernel_in_build);
+        std::printf("%s\n  schema version %d\n  integrity %s\n  %lld devices, %lld problems, %lld measurements "
+                    "(%lld failed their check)\n  %zu kernels named by rows are not in this build\n",
+                    path.c_str(), r.schema_version, r.integrity.c_str(), static_cast<long long>(r.devices),
+                    static_cast<long long>(r.problems), static_cast<long long>(r.measurements),
+                    static_cast<long long>(r.failed_checks), r.missing_kernels.size());
+        for (const auto& k : r.missing_kernels) std::printf("    %s\n", k.c_str());
+        return r.integrity == "ok" ? 0 : 1;
+      }
+      db::TuningDb database(path, db::OpenMode::kReadOnly);
+      if (devices->parsed()) {
+        for (const auto& d : database.devices()) std::printf("%s\n", d.key().c_str());
+        return 0;
+      }
+      const auto rows = database.entries(make_filter(o->device, ""));
+      if (problems->parsed()) {
+        std::printf("%-10s %-3s %8s %8s %8s %5s %10s\n", "dtype", "op", "m", "n", "k", "align", "candidates");
+        for (size_t i = 0; i < rows.size();) {
+          size_t j = i;
+          while (j < rows.size() && rows[j].problem == rows[i].problem) ++j;
+          const auto& p = rows[i].problem;
+          std::printf("%-10s %c%c  %8d %8d %8d %5d %10zu\n", p.dtype.c_str(), p.transa, p.transb, p.m, p.n, p.k,
+                      p.align, j - i);
+          i = j;
+        }
+        return 0;
+      }
+      if (best->parsed()) {
+        std::printf("%-40s %-3s %8s %8s %8s %5s %-58s %6s %10s %8s\n", "device", "op", "m", "n", "k", "align",
+                    "kernel", "split", "median_us", "TFLOP/s");
+        for (size_t i = 0; i < rows.size();) {
+          size_t j = i;
+          const db::Entry* winner = nullptr;
+          for (; j < rows.size() && rows[j].problem == rows[i].problem && rows[j].device == rows[i].device; ++j)
+            if (rows[j].measurement.check_passed &&
+                (!winner || rows[j].measurement.median_us < winner->measurement.median_us))
+              winner = &rows[j];
+          if (winner) {
+            const auto& p = winner->problem;
+            std::printf("%-40s %c%c  %8d %8d %8d %5d %-58s %4d%-2s %10.2f %8.2f\n",
+                        winner->device.key().substr(0, 40).c_str(), p.transa, p.transb, p.m, p.n, p.k, p.align,
+                        winner->candidate.kernel.c_str(), winner->candidate.splits,
+                        winner->candidate.split_mode == "none" ? "" : winner->candidate.split_mode.substr(0, 1).c_str(),
+                        winner->measurement.median_us, winner->measurement.tflops);
+          }
+          i = j;
+        }
+        return 0;
+      }
+      return 0;
+    });
+  }};
+}
+
+}  // namespace autogemm::cli

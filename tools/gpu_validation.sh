@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the GPU validation of a build on a machine with a GPU and writes every log under OUT_DIR:
+#   the whole GPU suite, compute-sanitizer memcheck and racecheck over the covering subset
+#   (every layout, alignment class, stage count and split-k path), gemm-tune selfcheck, and the
+#   seed-shape benchmark against cuBLAS as JSON.
+# Usage: tools/gpu_validation.sh BUILD_DIR OUT_DIR [steps...]   (steps: info tests sanitize selfcheck bench)
+set -uo pipefail
+build=${1:?build dir}
+out=${2:?output dir}
+shift 2
+steps=("$@")
+[ ${#steps[@]} -gt 0 ] || steps=(info tests sanitize selfcheck bench)
+mkdir -p "$out"
+status=0
+run() {  # run NAME COMMAND...: log to OUT/NAME.log, remember failures
+  local name=$1
+  shift
+  echo "=== $name: $*"
+  local t0=$SECONDS
+  "$@" >"$out/$name.log" 2>&1
+  local rc=$?
+  echo "=== $name: rc=$rc in $((SECONDS - t0)) s"
+  tail -n 5 "$out/$name.log"
+  [ $rc -eq 0 ] || status=1
+}
+for step in "${steps[@]}"; do
+  case $step in
+    info)
+      run info bash -c "nvidia-smi; $build/tools/gemm-tune devices; $build/tools/gemm-tune kernels" ;;
+    tests)
+      run gpu_tests "$build/tests/autogemm_gpu_tests" --gtest_brief=1 ;;
+    sanitize)
+      export AUTOGEMM_TEST_SANITIZER=1
+      run memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$build/tests/autogemm_gpu_tests" --gtest_brief=1
+      run racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$build/tests/autogemm_gpu_tests" \
+        --gtest_brief=1 --gtest_filter='SimtSgemm/*'
+      unset AUTOGEMM_TEST_SANITIZER ;;
+    selfcheck)
+      run selfcheck "$build/tools/gemm-tune" selfcheck ;;
+    bench)
+      run bench "$build/tools/gemm-tune" bench --set seed --json "$out/bench_seed.json" ;;
+    *)
+      echo "unknown step $step" >&2
+      status=1 ;;
+  esac
+done
+exit $status
