@@ -2,7 +2,9 @@
 #include "context.hpp"
 
 #include "logging.hpp"
+#include "runtime_mode.hpp"
 #include "status.hpp"
+#include "tuned_lookup.hpp"
 
 namespace autogemm {
 
@@ -34,6 +36,7 @@ autogemmContext::autogemmContext(int dev) : device(dev) {
   DeviceGuard guard(dev);
   limits = query_device_limits(dev);
   model = device_model(limits);
+  signature = device_signature(dev);
   occupancy.assign(kernel_registry().size(), -1);
 }
 
@@ -47,20 +50,40 @@ KernelChoice autogemmContext::choose(const GemmProblem& problem) {
   const ProblemKey key{problem.op_a, problem.op_b, problem.m, problem.n, problem.k, alignment_class(problem)};
   std::lock_guard lock(mutex);
   if (const auto it = choices.find(key); it != choices.end()) return it->second;
-  const auto& registry = kernel_registry();
-  KernelChoice choice = choose_heuristic(problem, limits, model, [&](size_t i) {
-    if (occupancy[i] < 0) occupancy[i] = query_occupancy(registry[i]);
-    return occupancy[i];
-  });
+  KernelChoice choice;
+  if (runtime_mode_from_env() == RuntimeMode::kTuned) choice = tuned_choice(problem, key.align);
+  if (choice.kernel == nullptr) {
+    const auto& registry = kernel_registry();
+    choice = choose_heuristic(problem, limits, model, [&](size_t i) {
+      if (occupancy[i] < 0) occupancy[i] = query_occupancy(registry[i]);
+      return occupancy[i];
+    });
+  }
   if (choice.kernel == nullptr)
     throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED,
                       "no compiled kernel implements layout " + layout_code(problem.op_a, problem.op_b) + " align" +
                           std::to_string(key.align) + " on this device (build filtered by AUTOGEMM_KERNELS?)");
-  logger().debug("choice m={} n={} k={} {} align{}: source=fallback kernel={} splits={} mode={} est={:.1f}us",
-                 problem.m, problem.n, problem.k, layout_code(problem.op_a, problem.op_b), key.align,
-                 choice.kernel->name, choice.split.splits, split_mode_name(choice.split.mode), choice.estimate_us);
+  logger().debug("choice m={} n={} k={} {} align{}: source={} kernel={} splits={} mode={}", problem.m, problem.n,
+                 problem.k, layout_code(problem.op_a, problem.op_b), key.align, choice.source, choice.kernel->name,
+                 choice.split.splits, split_mode_name(choice.split.mode));
   choices.emplace(key, choice);
   return choice;
+}
+
+KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align) {
+  db::ProblemKey key;
+  key.transa = problem.op_a == Op::N ? 'n' : 't';
+  key.transb = problem.op_b == Op::N ? 'n' : 't';
+  key.m = problem.m, key.n = problem.n, key.k = problem.k, key.align = align;
+  const auto entry = find_tuned(signature, key);
+  if (!entry) return {};
+  const KernelInstance* kernel = find_kernel(entry->candidate.kernel);  // non-null: find_tuned checked
+  const std::string& mode = entry->candidate.split_mode;
+  const SplitChoice split{entry->candidate.splits, mode == "serial"     ? SplitKMode::kSerial
+                                                   : mode == "parallel" ? SplitKMode::kParallel
+                                                                        : SplitKMode::kNone};
+  if (kernel == nullptr || !can_implement(*kernel, problem, limits)) return {};
+  return {kernel, split, 0.0, "tuned"};
 }
 
 Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {

@@ -13,6 +13,7 @@
 #include "cost_model.hpp"
 #include "heuristic.hpp"
 #include "operation.hpp"
+#include "tuning_db.hpp"
 
 namespace autogemm {
 
@@ -48,6 +49,7 @@ struct autogemmContext {
   int device = 0;
   autogemm::DeviceLimits limits;
   autogemm::DeviceModel model;
+  autogemm::db::DeviceSignature signature;  // what tuned entries are keyed on
   cudaStream_t stream = nullptr;
 
   std::mutex mutex;  // guards everything below
@@ -61,8 +63,12 @@ struct autogemmContext {
   explicit autogemmContext(int dev);
   ~autogemmContext();
 
-  /// The choice for `problem` (cached per key). Throws StatusError(NOT_SUPPORTED) when none exists.
+  /// The choice for `problem`, cached per key: a tuned entry from the databases when one exists for
+  /// this device signature (unless AUTOGEMM_MODE=heuristic), else the cost model's pick.
+  /// Throws StatusError(NOT_SUPPORTED) when no compiled kernel implements the problem.
   autogemm::KernelChoice choose(const autogemm::GemmProblem& problem);
+  /// The tuned entry for `problem`, or an empty choice.
+  autogemm::KernelChoice tuned_choice(const autogemm::GemmProblem& problem, int align);
   /// A workspace of at least `needs`, grown on this handle's stream when too small.
   autogemm::Workspace workspace(const autogemm::WorkspaceNeeds& needs);
 };

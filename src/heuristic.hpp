@@ -12,7 +12,8 @@ namespace autogemm {
 struct KernelChoice {
   const KernelInstance* kernel = nullptr;
   SplitChoice split;
-  double estimate_us = 0.0;
+  double estimate_us = 0.0;        // the cost model's estimate (0 for tuned choices)
+  const char* source = "fallback";  // "tuned" (from a database) or "fallback" (cost model)
 };
 
 /// `occupancy(index)` returns the blocks per SM of registry entry `index` (0 = cannot run).

@@ -37,10 +37,11 @@ class SgemmApiTest : public GpuTest {
     ASSERT_CUDA(fill_uniform(a.get(), a_elems, seed + 1, nullptr));
     ASSERT_CUDA(fill_uniform(b.get(), b_elems, seed + 2, nullptr));
     ASSERT_CUDA(fill_uniform(c0.get(), c_elems, seed + 3, nullptr));
-    if (beta == 0.0f)
+    if (beta == 0.0f) {
       ASSERT_CUDA(fill_nan(c.get(), c_elems, nullptr));
-    else
+    } else {
       ASSERT_CUDA(cudaMemcpy(c.get(), c0.get(), c_elems * sizeof(float), cudaMemcpyDeviceToDevice));
+    }
     const Op oa = ta == AUTOGEMM_OP_N ? Op::N : Op::T, ob = tb == AUTOGEMM_OP_N ? Op::N : Op::T;
     ASSERT_CUDA(reference_gemm_f64(oa, ob, m, n, k, alpha, a.get() + shift, lda, b.get() + shift, ldb, beta, c0.get(),
                                    ldc, ref.get(), nullptr));

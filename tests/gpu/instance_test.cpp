@@ -105,7 +105,9 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     const WorkspaceNeeds needs = workspace_size(kernel(), p, cs.split);
     DeviceBuffer<float> partials(needs.partial_bytes / sizeof(float));
     DeviceBuffer<int> semaphores(needs.semaphore_count);
-    if (needs.semaphore_count > 0) ASSERT_CUDA(cudaMemset(semaphores.get(), 0, needs.semaphore_count * sizeof(int)));
+    if (needs.semaphore_count > 0) {
+      ASSERT_CUDA(cudaMemset(semaphores.get(), 0, needs.semaphore_count * sizeof(int)));
+    }
     const Workspace ws{partials.get(), needs.partial_bytes, semaphores.get(), needs.semaphore_count};
     ASSERT_CUDA(run(kernel(), p, cs.split, ws, nullptr));
     ASSERT_CUDA(cudaDeviceSynchronize());

@@ -173,7 +173,7 @@ Command add_bench_command(CLI::App& app) {
                            {"kernel", choice.kernel->name},
                            {"splits", choice.split.splits},
                            {"split_mode", split_mode_name(choice.split.mode)},
-                           {"source", "fallback"},
+                           {"source", choice.source},
                            {"autogemm", {{"median_us", t_ag.median_us}, {"min_us", t_ag.min_us}, {"max_us", t_ag.max_us},
                                          {"reps", t_ag.reps}, {"rel_err", err_ag}}},
                            {"cublas", {{"median_us", t_cb.median_us}, {"min_us", t_cb.min_us}, {"max_us", t_cb.max_us},

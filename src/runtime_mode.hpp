@@ -1,0 +1,18 @@
+// How the library picks kernels, from AUTOGEMM_MODE: tuned (default: databases, then the untuned
+// choice) or heuristic (databases ignored). Unknown words warn and fall back to tuned.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace autogemm {
+
+enum class RuntimeMode { kTuned, kHeuristic };
+
+/// nullopt for a word that is not a mode.
+std::optional<RuntimeMode> parse_runtime_mode(std::string_view text);
+
+/// AUTOGEMM_MODE as read when first asked (warns once about an unknown value).
+RuntimeMode runtime_mode_from_env();
+
+}  // namespace autogemm

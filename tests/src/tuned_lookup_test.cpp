@@ -1,0 +1,105 @@
+// The runtime's database lookup without a GPU: search order and overlay, kernels this build lacks,
+// and damaged files that are skipped (with a warning), never fatal.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "../db/db_test_util.hpp"
+#include "registry.hpp"
+#include "runtime_mode.hpp"
+#include "tuned_lookup.hpp"
+
+namespace autogemm {
+namespace {
+
+using db::testing::ScratchDir;
+using db::testing::sample_entry;
+
+class TunedLookupTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* old = std::getenv("AUTOGEMM_DB");
+    saved_ = old ? std::optional<std::string>(old) : std::nullopt;
+    reset_tuned_lookup();
+  }
+  void TearDown() override {
+    saved_ ? setenv("AUTOGEMM_DB", saved_->c_str(), 1) : unsetenv("AUTOGEMM_DB");
+    reset_tuned_lookup();
+  }
+  // An entry naming a kernel this build has (or `kernel` when given).
+  db::Entry entry(double median_us, const std::string& kernel = "") {
+    db::Entry e = sample_entry(0);
+    e.candidate.kernel = kernel.empty() ? std::string(kernel_registry().front().name) : kernel;
+    e.measurement.median_us = median_us;
+    e.measurement.min_us = median_us;
+    return e;
+  }
+  std::optional<std::string> saved_;
+};
+
+TEST_F(TunedLookupTest, SearchPathFromEnvironment) {
+  setenv("AUTOGEMM_DB", "/x/a.sqlite3:/y/b.sqlite3", 1);
+  EXPECT_EQ(tuning_db_search_path(), (std::vector<std::string>{"/x/a.sqlite3", "/y/b.sqlite3"}));
+  unsetenv("AUTOGEMM_DB");
+  const auto defaults = tuning_db_search_path();
+  ASSERT_EQ(defaults.size(), 2u);  // user database, then the system database
+  EXPECT_NE(defaults[1].find("autogemm/tuning.sqlite3"), std::string::npos);
+}
+
+TEST_F(TunedLookupTest, FirstDatabaseWithAnEntryWins) {
+  ScratchDir dir;
+  const db::Entry user = entry(50), system = entry(10);
+  {
+    db::TuningDb u(dir.file("user.sqlite3"), db::OpenMode::kReadWrite);
+    u.record({user});
+    db::TuningDb s(dir.file("system.sqlite3"), db::OpenMode::kReadWrite);
+    s.record({system});
+  }
+  setenv("AUTOGEMM_DB", (dir.file("user.sqlite3") + ":" + dir.file("system.sqlite3")).c_str(), 1);
+  std::string source;
+  const auto found = find_tuned(user.device, user.problem, &source);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->measurement.median_us, 50);  // the user's entry overrides, even if slower
+  EXPECT_EQ(source, dir.file("user.sqlite3"));
+  db::ProblemKey other = user.problem;
+  other.m += 1;
+  EXPECT_FALSE(find_tuned(user.device, other).has_value());
+}
+
+TEST_F(TunedLookupTest, KernelsThisBuildLacksAreSkipped) {
+  ScratchDir dir;
+  {
+    db::TuningDb d(dir.file("t.sqlite3"), db::OpenMode::kReadWrite);
+    d.record({entry(1, "simt_sgemm_9x9x9_gone"), entry(20)});
+  }
+  setenv("AUTOGEMM_DB", dir.file("t.sqlite3").c_str(), 1);
+  const auto found = find_tuned(entry(0).device, entry(0).problem);
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->candidate.kernel, kernel_registry().front().name);
+}
+
+TEST_F(TunedLookupTest, DamagedAndMissingFilesAreSkipped) {
+  ScratchDir dir;
+  std::ofstream(dir.file("corrupt.sqlite3")) << "garbage garbage garbage garbage garbage garbage garbage garbage";
+  {
+    db::TuningDb d(dir.file("good.sqlite3"), db::OpenMode::kReadWrite);
+    d.record({entry(5)});
+  }
+  setenv("AUTOGEMM_DB",
+         (dir.file("missing.sqlite3") + ":" + dir.file("corrupt.sqlite3") + ":" + dir.file("good.sqlite3")).c_str(), 1);
+  for (int i = 0; i < 3; ++i) {  // repeated lookups: still no exception, still found in the good file
+    const auto found = find_tuned(entry(0).device, entry(0).problem);
+    ASSERT_TRUE(found.has_value());
+    EXPECT_EQ(found->measurement.median_us, 5);
+  }
+}
+
+TEST(RuntimeMode, Parse) {
+  EXPECT_EQ(parse_runtime_mode("tuned"), RuntimeMode::kTuned);
+  EXPECT_EQ(parse_runtime_mode(""), RuntimeMode::kTuned);
+  EXPECT_EQ(parse_runtime_mode("heuristic"), RuntimeMode::kHeuristic);
+  EXPECT_FALSE(parse_runtime_mode("fast").has_value());
+}
+
+}  // namespace
+}  // namespace autogemm
