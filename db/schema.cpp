@@ -84,7 +84,24 @@ ALTER TABLE measurements ADD COLUMN host TEXT NOT NULL DEFAULT '';
 CREATE INDEX measurements_by_problem ON measurements (device_id, problem_id, check_passed, median_us);
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2};
+// Version 3: the candidates the tuner pruned before timing, each with its reason, so a tuning run
+// can be audited (what the occupancy check and the cost model removed).
+constexpr const char* kMigration3 = R"sql(
+CREATE TABLE pruned (
+  id          INTEGER PRIMARY KEY,
+  device_id   INTEGER NOT NULL REFERENCES devices (id),
+  problem_id  INTEGER NOT NULL REFERENCES problems (id),
+  kernel      TEXT NOT NULL,
+  splits      INTEGER NOT NULL CHECK (splits >= 1),
+  split_mode  TEXT NOT NULL CHECK (split_mode IN ('none', 'serial', 'parallel')),
+  reason      TEXT NOT NULL,
+  kernel_grid TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  UNIQUE (device_id, problem_id, kernel, splits, split_mode) ON CONFLICT REPLACE
+);
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "one migration per schema version");
 
 }  // namespace

@@ -229,6 +229,53 @@ int TuningDb::record(const std::vector<Entry>& entries) {
   return changed;
 }
 
+void TuningDb::record_pruned(const DeviceSignature& device, const ProblemKey& problem, const std::string& kernel_grid,
+                             const std::vector<PrunedCandidate>& pruned) {
+  Transaction tx(db_, path_);
+  const int64_t dev = device_id(db_, path_, device);
+  const int64_t prob = problem_id(db_, path_, problem);
+  Statement clear(db_, path_, "DELETE FROM pruned WHERE device_id = ?1 AND problem_id = ?2");
+  clear.bind(1, dev).bind(2, prob);
+  clear.step();
+  Statement ins(db_, path_,
+                "INSERT INTO pruned (device_id, problem_id, kernel, splits, split_mode, reason, kernel_grid, "
+                "recorded_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+  const std::string now = now_iso8601();
+  for (const PrunedCandidate& p : pruned) {
+    ins.reset();
+    ins.bind(1, dev).bind(2, prob).bind(3, p.candidate.kernel).bind(4, p.candidate.splits);
+    ins.bind(5, p.candidate.split_mode).bind(6, p.reason).bind(7, kernel_grid).bind(8, now);
+    ins.step();
+  }
+  tx.commit();
+}
+
+std::vector<PrunedCandidate> TuningDb::pruned(const std::string& device_key, const ProblemKey& problem) const {
+  Statement s(db_, path_,
+              "SELECT x.kernel, x.splits, x.split_mode, x.reason FROM pruned x JOIN devices d ON d.id = x.device_id "
+              "JOIN problems p ON p.id = x.problem_id WHERE d.signature = ?1 AND p.dtype = ?2 AND p.transa = ?3 "
+              "AND p.transb = ?4 AND p.m = ?5 AND p.n = ?6 AND p.k = ?7 AND p.align = ?8 "
+              "ORDER BY x.kernel, x.splits, x.split_mode");
+  s.bind(1, device_key).bind(2, problem.dtype).bind(3, std::string(1, problem.transa));
+  s.bind(4, std::string(1, problem.transb)).bind(5, problem.m).bind(6, problem.n).bind(7, problem.k);
+  s.bind(8, problem.align);
+  std::vector<PrunedCandidate> out;
+  while (s.step()) out.push_back({{s.text(0), s.integer(1), s.text(2)}, s.text(3)});
+  return out;
+}
+
+bool TuningDb::has_tuned(const std::string& device_key, const ProblemKey& problem,
+                         const std::string& kernel_grid) const {
+  Statement s(db_, path_,
+              "SELECT 1 FROM measurements m JOIN devices d ON d.id = m.device_id JOIN problems p ON p.id = m.problem_id "
+              "WHERE d.signature = ?1 AND p.dtype = ?2 AND p.transa = ?3 AND p.transb = ?4 AND p.m = ?5 AND p.n = ?6 "
+              "AND p.k = ?7 AND p.align = ?8 AND m.kernel_grid = ?9 LIMIT 1");
+  s.bind(1, device_key).bind(2, problem.dtype).bind(3, std::string(1, problem.transa));
+  s.bind(4, std::string(1, problem.transb)).bind(5, problem.m).bind(6, problem.n).bind(7, problem.k);
+  s.bind(8, problem.align).bind(9, kernel_grid);
+  return s.step();
+}
+
 std::vector<Entry> TuningDb::entries(const Filter& filter) const {
   std::string sql = std::string(kSelectEntries) +
                     "WHERE (?1 = '' OR d.signature = ?1) AND (?2 = '' OR p.dtype = ?2) AND "

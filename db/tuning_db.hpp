@@ -80,6 +80,12 @@ struct Entry {
   bool operator==(const Entry&) const = default;
 };
 
+/// A candidate the tuner did not time, and why.
+struct PrunedCandidate {
+  Candidate candidate;
+  std::string reason;
+};
+
 /// Restricts queries and exports; empty fields match everything.
 struct Filter {
   std::string device_key;  // DeviceSignature::key()
@@ -115,6 +121,15 @@ class TuningDb {
   /// candidate for the same device and problem keeps the newer measurement).
   /// Returns how many rows were inserted or replaced.
   int record(const std::vector<Entry>& entries);
+
+  /// Replaces the pruned-candidate records of (device, problem) with `pruned`, in one transaction.
+  void record_pruned(const DeviceSignature& device, const ProblemKey& problem, const std::string& kernel_grid,
+                     const std::vector<PrunedCandidate>& pruned);
+  std::vector<PrunedCandidate> pruned(const std::string& device_key, const ProblemKey& problem) const;
+
+  /// True when (device, problem) has at least one measurement made with this build of the grid:
+  /// the tuner's resume test.
+  bool has_tuned(const std::string& device_key, const ProblemKey& problem, const std::string& kernel_grid) const;
 
   /// All entries that match `filter`, in a stable order (device, problem, candidate).
   std::vector<Entry> entries(const Filter& filter = {}) const;

@@ -17,7 +17,11 @@ struct Shape {
 /// The 12 seed shapes of the project's issues.
 const std::vector<Shape>& seed_shapes();
 
-/// A named set ("seed"), or nullopt for an unknown name.
+/// Projections of a transformer layer (hidden 4096, MLP 11008) at 128 and 2048 tokens:
+/// QKV, attention output, MLP up and down.
+const std::vector<Shape>& transformer_shapes();
+
+/// A named set ("seed", "transformer"), or nullopt for an unknown name.
 std::optional<std::vector<Shape>> named_shape_set(std::string_view name);
 std::vector<std::string> shape_set_names();
 
@@ -25,5 +29,9 @@ std::vector<std::string> shape_set_names();
 std::optional<Shape> parse_shape(std::string_view text);
 
 std::string to_string(const Shape& s);
+
+/// Parses a sweep "M=1..4096,N=3072,K=3072": each of M, N, K is one value or lo..hi, which takes
+/// the powers of two from lo to hi (lo and hi included). On failure returns nullopt and says why.
+std::optional<std::vector<Shape>> parse_range(std::string_view text, std::string* why);
 
 }  // namespace autogemm

@@ -309,3 +309,25 @@ TEST(TuningDb, DefaultPathFollowsEnvironment) {
 
 }  // namespace
 }  // namespace autogemm::db::testing
+
+namespace autogemm::db::testing {
+namespace {
+
+TEST(TuningDb, PrunedCandidatesAndResume) {
+  ScratchDir dir;
+  TuningDb db(dir.file("t.sqlite3"), OpenMode::kReadWrite);
+  const Entry e = sample_entry(0);
+  EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
+  db.record({e});
+  EXPECT_TRUE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
+  EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, "another grid"));  // rebuilt grid: tune again
+  db.record_pruned(e.device, e.problem, "g", {{{"k1", 1, "none"}, "occupancy 0"}, {{"k2", 4, "serial"}, "cost model rank 90"}});
+  db.record_pruned(e.device, e.problem, "g", {{{"k3", 1, "none"}, "shape time budget"}});  // replaces
+  const auto pruned = db.pruned(e.device.key(), e.problem);
+  ASSERT_EQ(pruned.size(), 1u);
+  EXPECT_EQ(pruned[0].candidate.kernel, "k3");
+  EXPECT_EQ(pruned[0].reason, "shape time budget");
+}
+
+}  // namespace
+}  // namespace autogemm::db::testing

@@ -24,3 +24,32 @@ TEST(ShapeSets, ParseShape) {
 
 }  // namespace
 }  // namespace autogemm
+
+namespace autogemm {
+namespace {
+
+TEST(ShapeSets, TransformerSet) {
+  const auto t = named_shape_set("transformer");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->size(), 8u);
+  EXPECT_NE(std::find(t->begin(), t->end(), Shape{2048, 4096, 11008}), t->end());
+}
+
+TEST(ShapeSets, ParseRange) {
+  std::string why;
+  const auto r = parse_range("M=1..4096,N=3072,K=3072", &why);
+  ASSERT_TRUE(r.has_value()) << why;
+  ASSERT_EQ(r->size(), 13u);  // 1, 2, 4, ..., 4096
+  EXPECT_EQ(r->front(), (Shape{1, 3072, 3072}));
+  EXPECT_EQ(r->back(), (Shape{4096, 3072, 3072}));
+  EXPECT_EQ(parse_range("M=100..300,N=8,K=8", &why)->size(), 2u);  // 128, 256
+  EXPECT_FALSE(parse_range("M=1..8,N=3", &why).has_value());
+  EXPECT_NE(why.find("K is missing"), std::string::npos) << why;
+  EXPECT_FALSE(parse_range("M=8..1,N=3,K=3", &why).has_value());
+  EXPECT_FALSE(parse_range("Q=8,N=3,K=3", &why).has_value());
+  EXPECT_NE(why.find("unknown dimension"), std::string::npos);
+  EXPECT_FALSE(parse_range("M=x,N=3,K=3", &why).has_value());
+}
+
+}  // namespace
+}  // namespace autogemm

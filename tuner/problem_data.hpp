@@ -1,5 +1,6 @@
-// Device buffers for one column-major GEMM problem with random A, B, C, shared by selfcheck and
-// bench. Row-major shapes map to the column-major call as cuBLAS users do (see to_column_major).
+// Device buffers for one column-major GEMM problem with random A, B, C and its float64 reference,
+// shared by the tuner, gemm-tune bench and selfcheck. Row-major shapes map to the column-major call
+// as cuBLAS users do (see to_column_major).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,7 +11,7 @@
 #include "kernel_config.hpp"
 #include "shape_sets.hpp"
 
-namespace autogemm::cli {
+namespace autogemm {
 
 /// A column-major problem: C (m x n) = op(A) op(B), with explicit leading dimensions.
 struct ColumnMajorProblem {
@@ -50,4 +51,4 @@ class ProblemData {
 
 bool parse_layout(const std::string& text, Op& op_a, Op& op_b);
 
-}  // namespace autogemm::cli
+}  // namespace autogemm

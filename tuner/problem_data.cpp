@@ -4,7 +4,7 @@
 #include "check.hpp"
 #include "status.hpp"
 
-namespace autogemm::cli {
+namespace autogemm {
 
 ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b) {
   ColumnMajorProblem p;
@@ -65,4 +65,4 @@ bool parse_layout(const std::string& text, Op& op_a, Op& op_b) {
   return one(text[0], op_a) && one(text[1], op_b);
 }
 
-}  // namespace autogemm::cli
+}  // namespace autogemm
