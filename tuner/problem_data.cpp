@@ -1,22 +1,87 @@
 // See problem_data.hpp.
 #include "problem_data.hpp"
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
 #include "check.hpp"
 #include "status.hpp"
 
 namespace autogemm {
 
-ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b) {
+ColumnMajorProblem make_problem(Op op_a, Op op_b, int m, int n, int k) {
   ColumnMajorProblem p;
   p.op_a = op_a;
   p.op_b = op_b;
-  p.m = s.n;
-  p.n = s.m;
-  p.k = s.k;
-  p.lda = op_a == Op::N ? p.m : p.k;
-  p.ldb = op_b == Op::N ? p.k : p.n;
-  p.ldc = p.m;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.lda = op_a == Op::N ? m : k;
+  p.ldb = op_b == Op::N ? k : n;
+  p.ldc = m;
   return p;
+}
+
+ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b) { return make_problem(op_a, op_b, s.n, s.m, s.k); }
+
+std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op op_a, Op op_b) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string text = buf.str();
+  std::vector<ColumnMajorProblem> out;
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '[') {
+    nlohmann::json doc;
+    try {
+      doc = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw std::runtime_error(path + ": not valid JSON: " + e.what());
+    }
+    for (size_t i = 0; i < doc.size(); ++i) {
+      const auto& item = doc[i];
+      auto dim = [&](const nlohmann::json& v, const char* name) {
+        if (!v.is_number_integer() || v.get<int64_t>() <= 0 || v.get<int64_t>() > INT32_MAX)
+          throw std::runtime_error(path + ": entry " + std::to_string(i) + ": " + name + " must be a positive 32-bit integer");
+        return static_cast<int>(v.get<int64_t>());
+      };
+      Shape s;
+      if (item.is_array() && item.size() == 3) {
+        s = {dim(item[0], "M"), dim(item[1], "N"), dim(item[2], "K")};
+      } else if (item.is_object() && item.contains("m") && item.contains("n") && item.contains("k")) {
+        s = {dim(item["m"], "m"), dim(item["n"], "n"), dim(item["k"], "k")};
+      } else {
+        throw std::runtime_error(path + ": entry " + std::to_string(i) + ": expected [M, N, K] or {\"m\", \"n\", \"k\"}");
+      }
+      out.push_back(to_column_major(s, op_a, op_b));
+    }
+    return out;
+  }
+  std::istringstream lines(text);
+  std::string line;
+  int number = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    if (number == 1) {
+      if (line != kProblemsCsvHeader)
+        throw std::runtime_error(path + ": line 1: expected the header '" + std::string(kProblemsCsvHeader) + "'");
+      continue;
+    }
+    char ta = 0, tb = 0;
+    int m = 0, n = 0, k = 0, used = 0;
+    Op a, b;
+    if (std::sscanf(line.c_str(), "%c,%c,%d,%d,%d%n", &ta, &tb, &m, &n, &k, &used) != 5 ||
+        used != static_cast<int>(line.size()) || !parse_layout(std::string{ta, tb}, a, b) || m <= 0 || n <= 0 || k <= 0)
+      throw std::runtime_error(path + ": line " + std::to_string(number) + ": expected transa,transb,m,n,k, got '" + line + "'");
+    out.push_back(make_problem(a, b, m, n, k));
+  }
+  if (number == 0) throw std::runtime_error(path + ": empty file");
+  return out;
 }
 
 ProblemData::ProblemData(const ColumnMajorProblem& p, uint64_t seed) : p_(p) {

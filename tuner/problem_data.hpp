@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "kernel_config.hpp"
 #include "shape_sets.hpp"
@@ -50,5 +51,17 @@ class ProblemData {
 };
 
 bool parse_layout(const std::string& text, Op& op_a, Op& op_b);
+
+/// Header of the CSV of column-major problems (the file the runtime appends untuned shapes to,
+/// and `gemm-tune tune --shapes` reads).
+inline constexpr const char* kProblemsCsvHeader = "transa,transb,m,n,k";
+
+/// Reads a shapes file: a JSON array of row-major [M, N, K] triples or {"m":, "n":, "k":} objects
+/// (mapped through `layout` like --shape), or a CSV with kProblemsCsvHeader of column-major
+/// problems. Throws std::runtime_error("FILE: line 3: ...") on anything malformed.
+std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op op_a, Op op_b);
+
+/// Column-major problem with minimal leading dimensions.
+ColumnMajorProblem make_problem(Op op_a, Op op_b, int m, int n, int k);
 
 }  // namespace autogemm

@@ -42,6 +42,7 @@ TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaSt
   AUTOGEMM_CUDA_CHECK(cudaEventCreate(&stop));
   std::vector<double> times;
   double total_ms = 0;
+  bool gave_up = false;
   try {
     while (static_cast<int>(times.size()) < options.max_reps &&
            (static_cast<int>(times.size()) < options.min_reps || total_ms < options.budget_ms)) {
@@ -54,6 +55,10 @@ TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaSt
       AUTOGEMM_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
       times.push_back(ms * 1000.0);
       total_ms += ms;
+      if (options.give_up && times.size() >= 3 && options.give_up(median(times))) {
+        gave_up = true;
+        break;
+      }
     }
   } catch (...) {
     cudaEventDestroy(start);
@@ -64,6 +69,7 @@ TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaSt
   cudaEventDestroy(stop);
   TimingResult r;
   r.reps = static_cast<int>(times.size());
+  r.gave_up = gave_up;
   r.median_us = median(times);
   r.min_us = *std::min_element(times.begin(), times.end());
   r.max_us = *std::max_element(times.begin(), times.end());

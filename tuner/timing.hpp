@@ -15,11 +15,15 @@ struct TimingOptions {
   int max_reps = 100;
   double budget_ms = 200;   // stop adding repetitions past this much timed GPU time
   bool flush_l2 = true;
+  /// Early rejection (as TunableOp's probes do): after each repetition past the third, stop when
+  /// this returns true for the running median in microseconds. Empty: never.
+  std::function<bool(double)> give_up;
 };
 
 struct TimingResult {
   double median_us = 0, min_us = 0, max_us = 0;
   int reps = 0;
+  bool gave_up = false;  // stopped early by TimingOptions::give_up
 };
 
 /// Owns a buffer larger than L2 and overwrites it, evicting whatever the last run left there.

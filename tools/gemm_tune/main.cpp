@@ -1,5 +1,5 @@
-// gemm-tune: tune, check and benchmark autogemm on this machine's GPUs, and list its kernels.
-// With no subcommand it runs the GPU self-check (the tuner arrives with its own issue).
+// gemm-tune: tune, check and benchmark autogemm on this machine's GPUs, list its kernels, and move
+// tuning tables between machines. With no subcommand it tunes the seed shapes on the current GPU.
 #include <vector>
 
 #include "autogemm/autogemm.h"
@@ -7,11 +7,12 @@
 
 int main(int argc, char** argv) {
   CLI::App app{"gemm-tune: autotuning FP32 GEMM for NVIDIA GPUs (autogemm " + std::string(autogemmGetVersion()) +
-               ").\nWith no subcommand it runs 'selfcheck'."};
+               ").\nWith no subcommand it runs 'tune' on the seed shapes."};
   app.require_subcommand(0, 1);
   const std::vector<autogemm::cli::Command> commands = {
-      autogemm::cli::add_selfcheck_command(app),  // first: the default
+      autogemm::cli::add_tune_command(app),  // first: the default
       autogemm::cli::add_bench_command(app),
+      autogemm::cli::add_selfcheck_command(app),
       autogemm::cli::add_kernels_command(app),
       autogemm::cli::add_devices_command(app),
       autogemm::cli::add_export_command(app),

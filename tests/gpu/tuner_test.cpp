@@ -1,0 +1,97 @@
+// The tuner on a GPU: it finds a checked candidate, every pruned candidate has a reason, its
+// database rows validate, and the library then runs the tuned choice with the same result as its
+// untuned fallback.
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+
+#include "../db/db_test_util.hpp"
+#include "autogemm/autogemm.h"
+#include "check.hpp"
+#include "context.hpp"
+#include "exchange.hpp"
+#include "gpu_test.hpp"
+#include "provenance.hpp"
+#include "tuned_lookup.hpp"
+#include "tuner.hpp"
+
+namespace autogemm::testing {
+namespace {
+
+class TunerTest : public GpuTest {};
+
+TEST_F(TunerTest, FindsACheckedWinnerAndAccountsForEveryCandidate) {
+  TuneOptions options;
+  options.quick_pool = 12;
+  options.top = 3;
+  Tuner tuner(0, options);
+  const std::atomic<bool> stop{false};
+  const ColumnMajorProblem p = make_problem(Op::N, Op::T, 300, 200, 1000);
+  const ProblemReport r = tuner.tune(p, stop);
+  ASSERT_TRUE(r.best.has_value());
+  EXPECT_TRUE(r.best->check_passed);
+  EXPECT_TRUE(r.best->fully_timed);
+  EXPECT_GT(r.cublas.median_us, 0);
+  EXPECT_EQ(r.candidates, static_cast<int>(r.results.size()) + r.pruned_occupancy + r.pruned_cost_model + r.pruned_budget);
+  EXPECT_EQ(r.pruned.size(), static_cast<size_t>(r.pruned_occupancy + r.pruned_cost_model + r.pruned_budget));
+  for (const auto& pc : r.pruned) EXPECT_FALSE(pc.reason.empty());
+  for (const auto& c : r.results) EXPECT_TRUE(c.check_passed) << c.kernel->name << " rel error " << c.rel_error;
+  const auto entries = Tuner::to_entries(r, device_signature(0), current_provenance(0));
+  EXPECT_EQ(entries.size(), r.results.size());
+  for (const auto& e : entries) EXPECT_FALSE(db::invalid_entry_reason(e).has_value()) << *db::invalid_entry_reason(e);
+}
+
+TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheFallback) {
+  db::testing::ScratchDir dir;
+  const std::string path = dir.file("tuned.sqlite3");
+  const ColumnMajorProblem p = make_problem(Op::T, Op::N, 257, 129, 4000);
+  {
+    TuneOptions options;
+    options.quick_pool = 8;
+    options.top = 2;
+    Tuner tuner(0, options);
+    const std::atomic<bool> stop{false};
+    const ProblemReport r = tuner.tune(p, stop);
+    ASSERT_TRUE(r.best.has_value());
+    db::TuningDb database(path, db::OpenMode::kReadWrite);
+    database.record(Tuner::to_entries(r, device_signature(0), current_provenance(0)));
+  }
+  ProblemData data(p, 77);
+  data.compute_reference(1.0f, 0.0f, nullptr);
+  std::vector<float> results[2];
+  const char* sources[2] = {nullptr, nullptr};
+  for (int tuned = 0; tuned < 2; ++tuned) {
+    tuned ? setenv("AUTOGEMM_DB", path.c_str(), 1) : setenv("AUTOGEMM_DB", dir.file("none.sqlite3").c_str(), 1);
+    reset_tuned_lookup();
+    autogemmHandle_t h = nullptr;
+    ASSERT_EQ(autogemmCreate(&h), AUTOGEMM_STATUS_SUCCESS);
+    const float alpha = 1.0f, beta = 0.0f;
+    ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
+    ASSERT_EQ(autogemmSgemm(h, AUTOGEMM_OP_T, AUTOGEMM_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
+                            &beta, data.c(), p.ldc),
+              AUTOGEMM_STATUS_SUCCESS);
+    ASSERT_CUDA(cudaDeviceSynchronize());
+    EXPECT_LE(data.error(nullptr), error_bound(p.k));
+    GemmProblem gp;
+    gp.op_a = Op::T, gp.op_b = Op::N, gp.m = p.m, gp.n = p.n, gp.k = p.k;
+    gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
+    sources[tuned] = h->choose(gp).source;
+    results[tuned].resize(size_t(p.ldc) * p.n);
+    ASSERT_CUDA(cudaMemcpy(results[tuned].data(), data.c(), results[tuned].size() * 4, cudaMemcpyDeviceToHost));
+    autogemmDestroy(h);
+  }
+  unsetenv("AUTOGEMM_DB");
+  reset_tuned_lookup();
+  EXPECT_STREQ(sources[0], "fallback");
+  EXPECT_STREQ(sources[1], "tuned");
+  // Both within the bound of the reference (checked above); and close to each other.
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < results[0].size(); ++i) {
+    diff += double(results[0][i] - results[1][i]) * (results[0][i] - results[1][i]);
+    norm += double(results[0][i]) * results[0][i];
+  }
+  EXPECT_LE(std::sqrt(diff / norm), 2 * error_bound(p.k));
+}
+
+}  // namespace
+}  // namespace autogemm::testing

@@ -1,0 +1,343 @@
+// gemm-tune tune: tunes a set of problems on this machine's GPUs into the tuning database and prints
+// what it found against cuBLAS. Resumable (problems already tuned for this device signature and
+// kernel grid are skipped unless --force), Ctrl-C keeps everything finished, several GPUs work from
+// one queue, and --shard I/N splits the set so several machines can share it.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "commands.hpp"
+#include "provenance.hpp"
+#include "shape_sets.hpp"
+#include "tuned_lookup.hpp"
+#include "tuner.hpp"
+#include "tuning_db.hpp"
+
+namespace autogemm::cli {
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_sigint(int) {
+  g_stop.store(true);
+  std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+struct TuneCliOptions {
+  std::vector<std::string> shapes, ranges;
+  std::string set, shapes_file, layouts = "nn", devices, shard, db, json;
+  TuneOptions tune;
+  double time_limit_s = 0;
+  bool force = false, quiet = false;
+};
+
+struct Job {
+  ColumnMajorProblem problem;
+  std::string label;  // as the user gave it
+};
+
+// Parses "I/N" into shard index and count; false on anything else.
+bool parse_shard(const std::string& text, int& index, int& count) {
+  int used = 0;
+  return std::sscanf(text.c_str(), "%d/%d%n", &index, &count, &used) == 2 && used == static_cast<int>(text.size()) &&
+         count >= 1 && index >= 0 && index < count;
+}
+
+std::string layout_label(const ColumnMajorProblem& p) { return layout_code(p.op_a, p.op_b); }
+
+// The jobs of the command line, in a deterministic order; throws std::runtime_error naming the bad input.
+std::vector<Job> collect_jobs(const TuneCliOptions& o) {
+  std::vector<std::pair<Op, Op>> layouts;
+  for (size_t pos = 0; pos <= o.layouts.size();) {
+    const size_t end = std::min(o.layouts.find(',', pos), o.layouts.size());
+    const std::string word = o.layouts.substr(pos, end - pos);
+    pos = end + 1;
+    if (word == "all") {
+      layouts = {{Op::N, Op::N}, {Op::N, Op::T}, {Op::T, Op::N}, {Op::T, Op::T}};
+      break;
+    }
+    Op a, b;
+    if (!parse_layout(word, a, b)) throw std::runtime_error("--layout '" + word + "' is not nn, nt, tn, tt or all");
+    layouts.emplace_back(a, b);
+  }
+  std::vector<Shape> shapes;
+  for (const auto& text : o.shapes) {
+    const auto s = parse_shape(text);
+    if (!s) throw std::runtime_error("--shape '" + text + "' is not M,N,K with positive integers");
+    shapes.push_back(*s);
+  }
+  for (const auto& text : o.ranges) {
+    std::string why;
+    const auto r = parse_range(text, &why);
+    if (!r) throw std::runtime_error("--range '" + text + "': " + why);
+    shapes.insert(shapes.end(), r->begin(), r->end());
+  }
+  if (!o.set.empty()) {
+    const auto set = named_shape_set(o.set);
+    if (!set) throw std::runtime_error("--set '" + o.set + "' is not a known set (seed, transformer)");
+    shapes.insert(shapes.end(), set->begin(), set->end());
+  }
+  std::vector<Job> jobs;
+  for (const auto& [a, b] : layouts)
+    for (const Shape& s : shapes) jobs.push_back({to_column_major(s, a, b), to_string(s)});
+  if (!o.shapes_file.empty())
+    for (const auto& [a, b] : layouts) {
+      for (const ColumnMajorProblem& p : load_problems_file(o.shapes_file, a, b))
+        jobs.push_back({p, "col-major " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k)});
+      if (o.shapes_file.size() > 4 && o.shapes_file.substr(o.shapes_file.size() - 4) == ".csv") break;  // CSV has its own layouts
+    }
+  return jobs;
+}
+
+std::vector<int> parse_devices(const std::string& text) {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 0;
+  std::vector<int> out;
+  if (text.empty()) {
+    int current = 0;
+    cudaGetDevice(&current);
+    return {current};
+  }
+  if (text == "all") {
+    for (int d = 0; d < count; ++d) out.push_back(d);
+    return out;
+  }
+  for (size_t pos = 0; pos <= text.size();) {
+    const size_t end = std::min(text.find(',', pos), text.size());
+    const std::string word = text.substr(pos, end - pos);
+    pos = end + 1;
+    char* rest = nullptr;
+    const long d = std::strtol(word.c_str(), &rest, 10);
+    if (word.empty() || *rest != '\0' || d < 0 || d >= count)
+      throw std::runtime_error("--devices: '" + word + "' is not a device index in [0, " + std::to_string(count) + ")");
+    out.push_back(static_cast<int>(d));
+  }
+  return out;
+}
+
+// One line per event on a pipe; a redrawn bar with ETA on a terminal.
+class Progress {
+ public:
+  Progress(size_t total, bool quiet) : total_(total), quiet_(quiet), tty_(isatty(STDERR_FILENO)) {}
+  void done(const std::string& line) {
+    std::lock_guard lock(mutex_);
+    ++finished_;
+    if (quiet_) return;
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double eta = finished_ ? elapsed / finished_ * (total_ - finished_) : 0;
+    if (tty_) {
+      const int width = 30, filled = static_cast<int>(width * finished_ / std::max<size_t>(total_, 1));
+      std::fprintf(stderr, "\r\033[K%s\n[%s%s] %zu/%zu problems, %.0f s elapsed, ETA %.0f s", line.c_str(),
+                   std::string(filled, '#').c_str(), std::string(width - filled, '.').c_str(), finished_, total_,
+                   elapsed, eta);
+    } else {
+      std::fprintf(stderr, "[%zu/%zu, %.0f s, ETA %.0f s] %s\n", finished_, total_, elapsed, eta, line.c_str());
+    }
+  }
+  void finish() {
+    if (tty_ && !quiet_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  size_t total_, finished_ = 0;
+  bool quiet_, tty_;
+  std::mutex mutex_;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+nlohmann::json report_json(const Job& job, const ProblemReport& r, const std::string& status) {
+  nlohmann::json j = {{"shape", job.label},
+                      {"layout", layout_label(r.problem)},
+                      {"m", r.problem.m},
+                      {"n", r.problem.n},
+                      {"k", r.problem.k},
+                      {"align", r.align},
+                      {"status", status},
+                      {"candidates", r.candidates},
+                      {"pruned_occupancy", r.pruned_occupancy},
+                      {"pruned_cost_model", r.pruned_cost_model},
+                      {"pruned_budget", r.pruned_budget},
+                      {"checked", r.results.size()},
+                      {"seconds", r.seconds}};
+  int fully = 0, failed = 0;
+  for (const auto& c : r.results) fully += c.fully_timed, failed += !c.check_passed;
+  j["fully_timed"] = fully;
+  j["failed_checks"] = failed;
+  if (r.best) {
+    j["best"] = {{"kernel", r.best->kernel->name},
+                 {"splits", r.best->split.splits},
+                 {"split_mode", split_mode_name(r.best->split.mode)},
+                 {"median_us", r.best->time.median_us},
+                 {"reps", r.best->time.reps}};
+  }
+  if (r.cublas.reps > 0) j["cublas"] = {{"median_us", r.cublas.median_us}, {"rel_error", r.cublas_rel_error}};
+  return j;
+}
+
+}  // namespace
+
+Command add_tune_command(CLI::App& app) {
+  auto* sub = app.add_subcommand("tune", "Tune problems on this machine's GPUs into the tuning database");
+  auto o = std::make_shared<TuneCliOptions>();
+  sub->add_option("--shape", o->shapes, "Row-major M,N,K: C[M,N] = A[M,K] B[K,N] (repeatable)");
+  sub->add_option("--set", o->set, "Named shape set: seed (the 12 issue shapes) or transformer");
+  sub->add_option("--range", o->ranges, "Sweep such as M=1..4096,N=3072,K=3072 (powers of two; repeatable)");
+  sub->add_option("--shapes", o->shapes_file,
+                  "File of shapes: JSON [[M,N,K],...] or the CSV (transa,transb,m,n,k) that AUTOGEMM_RECORD_UNTUNED writes");
+  sub->add_option("--layout", o->layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
+      ->capture_default_str();
+  sub->add_option("--top", o->tune.top, "Quick-pass leaders given full timing")->capture_default_str();
+  sub->add_option("--pool", o->tune.quick_pool, "Cost-model survivors given a checked quick timing")->capture_default_str();
+  sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
+  sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
+      ->capture_default_str();
+  sub->add_option("--max-candidates", o->tune.max_candidates, "Candidates checked per problem at most (0 = no cap)")
+      ->capture_default_str();
+  sub->add_option("--time-limit", o->time_limit_s, "Seconds for the whole run; problems not started are left (0 = none)")
+      ->capture_default_str();
+  sub->add_flag("--force", o->force, "Tune again problems already tuned for this device and kernel grid");
+  sub->add_option("--devices", o->devices, "GPU indices (0,1) or all; one worker per GPU (default: current GPU)");
+  sub->add_option("--shard", o->shard, "I/N: tune only problems whose index modulo N is I (0-based)");
+  sub->add_option("--db", o->db, "Database file (default: $AUTOGEMM_DB or the XDG user database)");
+  sub->add_flag("-q,--quiet", o->quiet, "No progress output");
+  sub->add_option("--json", o->json, "Also write every problem's report to this JSON file");
+  return {sub, [o]() -> int {
+    try {
+      if (o->set.empty() && o->shapes.empty() && o->ranges.empty() && o->shapes_file.empty()) o->set = "seed";
+      std::vector<Job> jobs = collect_jobs(*o);
+      if (!o->shard.empty()) {
+        int index = 0, count = 1;
+        if (!parse_shard(o->shard, index, count))
+          throw std::runtime_error("--shard '" + o->shard + "' is not I/N with 0 <= I < N");
+        std::vector<Job> mine;
+        for (size_t i = 0; i < jobs.size(); ++i)
+          if (static_cast<int>(i % count) == index) mine.push_back(jobs[i]);
+        jobs = std::move(mine);
+      }
+      if (!require_gpu("tune")) return 1;
+      const std::vector<int> devices = parse_devices(o->devices);
+      const std::string db_path = o->db.empty() ? db::default_user_db_path() : o->db;
+      { db::TuningDb check(db_path, db::OpenMode::kReadWrite, o->db.empty()); }  // fail early, one clear line
+
+      std::signal(SIGINT, on_sigint);
+      Progress progress(jobs.size(), o->quiet);
+      std::vector<std::optional<ProblemReport>> reports(jobs.size());
+      std::vector<std::string> status(jobs.size(), "not started");
+      std::atomic<size_t> next{0};
+      std::atomic<bool> failed{false};
+      const auto run_start = std::chrono::steady_clock::now();
+      std::mutex error_mutex;
+      std::string first_error;
+
+      auto worker = [&](int device) {
+        try {
+          cudaSetDevice(device);
+          Tuner tuner(device, o->tune);
+          const db::DeviceSignature signature = device_signature(device);
+          db::TuningDb database(db_path, db::OpenMode::kReadWrite, o->db.empty());
+          for (size_t i; !g_stop.load() && (i = next.fetch_add(1)) < jobs.size();) {
+            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
+            if (o->time_limit_s > 0 && elapsed > o->time_limit_s) {
+              status[i] = "time limit";
+              continue;
+            }
+            const Job& job = jobs[i];
+            const int align = 4;  // problems are tuned with 16-byte aligned buffers (ProblemData)
+            if (!o->force && database.has_tuned(signature.key(), Tuner::problem_key(job.problem, align),
+                                                std::string(kernel_grid_id()))) {
+              status[i] = "already tuned";
+              progress.done(job.label + " " + layout_label(job.problem) + ": already tuned, skipped (--force to redo)");
+              continue;
+            }
+            ProblemReport r = tuner.tune(job.problem, g_stop);
+            // Everything measured is kept, also when Ctrl-C cut the problem short.
+            database.record(Tuner::to_entries(r, signature, current_provenance(device)));
+            database.record_pruned(signature, Tuner::problem_key(job.problem, r.align), std::string(kernel_grid_id()),
+                                   r.pruned);
+            status[i] = r.interrupted ? "interrupted" : "tuned";
+            char line[512];
+            std::snprintf(line, sizeof line, "%s %s on GPU %d: %s %.1f us (cuBLAS %.1f us), %d candidates, %zu checked, %.1f s",
+                          job.label.c_str(), layout_label(job.problem).c_str(), device,
+                          r.best ? std::string(r.best->kernel->name).c_str() : "no valid kernel",
+                          r.best ? r.best->time.median_us : 0.0, r.cublas.median_us, r.candidates, r.results.size(),
+                          r.seconds);
+            reports[i] = std::move(r);
+            progress.done(line);
+          }
+        } catch (const std::exception& e) {
+          failed.store(true);
+          std::lock_guard lock(error_mutex);
+          if (first_error.empty()) first_error = "GPU " + std::to_string(device) + ": " + e.what();
+          g_stop.store(true);
+        }
+      };
+      std::vector<std::thread> threads;
+      for (int d : devices) threads.emplace_back(worker, d);
+      for (auto& t : threads) t.join();
+      progress.finish();
+      std::signal(SIGINT, SIG_DFL);
+
+      // The table of what was found.
+      std::printf("%-20s %-3s %-58s %6s %10s %8s %10s %8s\n", "shape", "op", "best kernel", "split", "time_us",
+                  "TFLOP/s", "cublas_us", "speedup");
+      nlohmann::json out = nlohmann::json::array();
+      for (size_t i = 0; i < jobs.size(); ++i) {
+        const Job& job = jobs[i];
+        if (!reports[i]) {
+          std::printf("%-20s %-3s %s\n", job.label.c_str(), layout_label(job.problem).c_str(), status[i].c_str());
+          out.push_back({{"shape", job.label}, {"layout", layout_label(job.problem)}, {"status", status[i]}});
+          continue;
+        }
+        const ProblemReport& r = *reports[i];
+        out.push_back(report_json(job, r, status[i]));
+        if (!r.best) {
+          std::printf("%-20s %-3s no kernel passed its check (%s)\n", job.label.c_str(), layout_label(r.problem).c_str(),
+                      status[i].c_str());
+          continue;
+        }
+        const double flops = 2.0 * r.problem.m * r.problem.n * static_cast<double>(r.problem.k);
+        const std::string split = std::to_string(r.best->split.splits) +
+                                  (r.best->split.mode == SplitKMode::kSerial     ? "s"
+                                   : r.best->split.mode == SplitKMode::kParallel ? "p"
+                                                                                 : "");
+        std::printf("%-20s %-3s %-58s %6s %10.1f %8.2f %10.1f %8.3f%s\n", job.label.c_str(),
+                    layout_label(r.problem).c_str(), std::string(r.best->kernel->name).c_str(), split.c_str(),
+                    r.best->time.median_us, flops / r.best->time.median_us / 1e6, r.cublas.median_us,
+                    r.cublas.reps ? r.cublas.median_us / r.best->time.median_us : 0.0,
+                    r.interrupted ? "  (interrupted)" : "");
+      }
+      if (!o->json.empty()) {
+        std::ofstream f(o->json);
+        f << nlohmann::json{{"format", "autogemm-tune-report"},
+                            {"format_version", 1},
+                            {"database", db_path},
+                            {"kernel_grid", kernel_grid_id()},
+                            {"problems", out}}
+                 .dump(2)
+          << "\n";
+        if (!f) throw std::runtime_error(o->json + ": cannot write file");
+      }
+      if (failed.load()) {
+        std::fprintf(stderr, "gemm-tune tune: %s\n", first_error.c_str());
+        return 1;
+      }
+      if (g_stop.load()) {
+        std::fprintf(stderr, "gemm-tune tune: interrupted; everything finished so far is in %s\n", db_path.c_str());
+        return 130;
+      }
+      return 0;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gemm-tune tune: %s\n", e.what());
+      return 1;
+    }
+  }};
+}
+
+}  // namespace autogemm::cli

@@ -1,0 +1,13 @@
+// Where a measurement comes from: the device's signature and the run's provenance (UUID, driver
+// and runtime versions, clocks as found, library and grid versions, host, time).
+#pragma once
+
+#include "tuning_db.hpp"
+
+namespace autogemm {
+
+/// Provenance of a measurement made now on `device`. Clocks come from nvidia-smi when it is
+/// installed (the clocks as found), else the device's maximum SM clock and 0 for memory.
+db::Provenance current_provenance(int device);
+
+}  // namespace autogemm

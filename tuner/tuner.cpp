@@ -1,0 +1,237 @@
+// See tuner.hpp.
+#include "tuner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "check.hpp"
+#include "context.hpp"
+#include "heuristic.hpp"
+#include "logging.hpp"
+#include "status.hpp"
+
+namespace autogemm {
+namespace {
+
+std::string candidate_label(const KernelInstance& k, SplitChoice s) {
+  return std::string(k.name) + " splits=" + std::to_string(s.splits) + " " + split_mode_name(s.mode);
+}
+
+db::Candidate db_candidate(const KernelInstance& k, SplitChoice s) {
+  return {std::string(k.name), s.splits, split_mode_name(s.mode)};
+}
+
+void check_cublas(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw StatusError(AUTOGEMM_STATUS_EXECUTION_FAILED, std::string(what) + ": cuBLAS status " + std::to_string(s));
+}
+
+}  // namespace
+
+Tuner::Tuner(int device, TuneOptions options) : device_(device), options_(std::move(options)) {
+  DeviceGuard guard(device_);
+  limits_ = query_device_limits(device_);
+  model_ = device_model(limits_);
+  occupancy_.assign(kernel_registry().size(), -1);
+  AUTOGEMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+  check_cublas(cublasCreate(&cublas_), "cublasCreate");
+  check_cublas(cublasSetMathMode(cublas_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");  // never TF32
+  check_cublas(cublasSetStream(cublas_, stream_), "cublasSetStream");
+  flusher_ = std::make_unique<L2Flusher>(device_);
+}
+
+Tuner::~Tuner() {
+  cudaSetDevice(device_);
+  cudaFree(partials_);
+  cudaFree(semaphores_);
+  if (cublas_) cublasDestroy(cublas_);
+  if (stream_) cudaStreamDestroy(stream_);
+}
+
+int Tuner::occupancy(size_t i) {
+  if (occupancy_[i] < 0) occupancy_[i] = query_occupancy(kernel_registry()[i]);
+  return occupancy_[i];
+}
+
+Workspace Tuner::workspace_for(const KernelInstance& kernel, const GemmProblem& p, SplitChoice split) {
+  const WorkspaceNeeds needs = workspace_size(kernel, p, split);
+  if (needs.partial_bytes > partial_bytes_) {
+    AUTOGEMM_CUDA_CHECK(cudaFree(partials_));
+    partials_ = nullptr;
+    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), needs.partial_bytes));
+    partial_bytes_ = needs.partial_bytes;
+  }
+  if (needs.semaphore_count > semaphore_count_) {
+    AUTOGEMM_CUDA_CHECK(cudaFree(semaphores_));
+    semaphores_ = nullptr;
+    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&semaphores_), needs.semaphore_count * sizeof(int)));
+    AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(semaphores_, 0, needs.semaphore_count * sizeof(int), stream_));
+    semaphore_count_ = needs.semaphore_count;
+  }
+  return {partials_, partial_bytes_, semaphores_, semaphore_count_};
+}
+
+db::ProblemKey Tuner::problem_key(const ColumnMajorProblem& p, int align) {
+  db::ProblemKey key;
+  key.transa = p.op_a == Op::N ? 'n' : 't';
+  key.transb = p.op_b == Op::N ? 'n' : 't';
+  key.m = p.m, key.n = p.n, key.k = p.k, key.align = align;
+  return key;
+}
+
+ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>& stop) {
+  DeviceGuard guard(device_);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto elapsed_s = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+
+  ProblemReport report;
+  report.problem = cp;
+  ProblemData data(cp, 0x5eed + cp.m * 31 + cp.n * 17 + cp.k);
+  GemmProblem p;
+  p.op_a = cp.op_a, p.op_b = cp.op_b, p.m = cp.m, p.n = cp.n, p.k = cp.k;
+  p.a = data.a(), p.lda = cp.lda, p.b = data.b(), p.ldb = cp.ldb, p.c = data.c(), p.ldc = cp.ldc;
+  p.alpha = 1.0f, p.beta = 0.0f;
+  report.align = alignment_class(p);
+  data.compute_reference(p.alpha, p.beta, stream_);
+  const double bound = error_bound(cp.k);
+  const size_t c_elems = static_cast<size_t>(cp.ldc) * cp.n;
+
+  // 1-2. Candidates and occupancy pruning, each scored by the cost model.
+  struct Scored {
+    const KernelInstance* kernel;
+    SplitChoice split;
+    double estimate;
+  };
+  std::vector<Scored> ranked;
+  const auto& registry = kernel_registry();
+  for (size_t i = 0; i < registry.size(); ++i) {
+    const KernelInstance& k = registry[i];
+    if (!can_implement(k, p, limits_)) continue;  // the kernels' own validity and layout rule
+    const auto splits = split_candidates(k.config, cp.m, cp.n, cp.k, limits_.sm_count);
+    report.candidates += static_cast<int>(splits.size());
+    const int occ = occupancy(i);
+    for (const SplitChoice s : splits) {
+      if (occ <= 0) {
+        ++report.pruned_occupancy;
+        report.pruned.push_back({db_candidate(k, s), "occupancy 0: registers or shared memory do not fit"});
+        continue;
+      }
+      ranked.push_back({&k, s, estimate_us(k.config, occ, cp.m, cp.n, cp.k, s, model_)});
+    }
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const Scored& a, const Scored& b) { return a.estimate < b.estimate; });
+
+  // 3. Cost-model pruning.
+  size_t keep = options_.exhaustive ? ranked.size() : std::min<size_t>(ranked.size(), options_.quick_pool);
+  for (size_t r = keep; r < ranked.size(); ++r) {
+    ++report.pruned_cost_model;
+    report.pruned.push_back({db_candidate(*ranked[r].kernel, ranked[r].split),
+                             "cost model rank " + std::to_string(r + 1) + " of " + std::to_string(ranked.size())});
+  }
+  ranked.resize(keep);
+
+  // 4. Checked quick pass (in exhaustive mode the full timing directly).
+  auto launch = [&](const Scored& s) {
+    const Workspace ws = workspace_for(*s.kernel, p, s.split);
+    return [this, &p, s, ws](cudaStream_t st) { AUTOGEMM_CUDA_CHECK(run(*s.kernel, p, s.split, ws, st)); };
+  };
+  TimingOptions quick{1, options_.quick_reps, options_.quick_reps, 1e9, true, {}};
+  for (size_t r = 0; r < ranked.size(); ++r) {
+    const Scored& s = ranked[r];
+    const bool over_time = elapsed_s() > options_.shape_budget_s;
+    const bool over_count = options_.max_candidates > 0 && static_cast<int>(r) >= options_.max_candidates;
+    if (stop.load() || over_time || over_count) {
+      if (stop.load()) report.interrupted = true;
+      for (size_t q = r; q < ranked.size(); ++q) {
+        ++report.pruned_budget;
+        report.pruned.push_back({db_candidate(*ranked[q].kernel, ranked[q].split),
+                                 report.interrupted ? "interrupted" : over_time ? "shape time budget" : "candidate limit"});
+      }
+      break;
+    }
+    CandidateResult c;
+    c.kernel = s.kernel, c.split = s.split, c.estimate_us = s.estimate;
+    const auto run_it = launch(s);
+    AUTOGEMM_CUDA_CHECK(fill_nan(data.c(), c_elems, stream_));
+    run_it(stream_);
+    c.rel_error = data.error(stream_);
+    c.check_passed = c.rel_error <= bound;  // NaN fails
+    if (!c.check_passed)
+      logger().warn("{} failed its result check (relative error {:.3g} > {:.3g}); recorded, never chosen",
+                    candidate_label(*s.kernel, s.split), c.rel_error, bound);
+    c.time = time_on_gpu(run_it, stream_, *flusher_, options_.exhaustive ? options_.timing : quick);
+    c.fully_timed = options_.exhaustive;
+    report.results.push_back(c);
+  }
+
+  // 5. Full timing of the quick pass's leaders (checked ones only), fastest first.
+  if (!options_.exhaustive) {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < report.results.size(); ++i)
+      if (report.results[i].check_passed) order.push_back(i);
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return report.results[a].time.median_us < report.results[b].time.median_us;
+    });
+    order.resize(std::min<size_t>(order.size(), options_.top));
+    double best_so_far = 1e300;
+    for (size_t i : order) {
+      if (stop.load()) {
+        report.interrupted = true;
+        break;
+      }
+      CandidateResult& c = report.results[i];
+      TimingOptions full = options_.timing;
+      full.give_up = [&](double running) { return running > options_.reject_ratio * best_so_far; };
+      c.time = time_on_gpu(launch({c.kernel, c.split, c.estimate_us}), stream_, *flusher_, full);
+      c.fully_timed = true;
+      if (!c.time.gave_up) best_so_far = std::min(best_so_far, c.time.median_us);
+    }
+  }
+  for (const CandidateResult& c : report.results)
+    if (c.check_passed && c.fully_timed && !c.time.gave_up &&
+        (!report.best || c.time.median_us < report.best->time.median_us))
+      report.best = c;
+
+  // 6. The yardstick: cuBLAS SGEMM, pedantic FP32, same data and method.
+  if (!stop.load()) {
+    const float alpha = 1.0f, beta = 0.0f;
+    auto cublas_run = [&](cudaStream_t) {
+      check_cublas(cublasSgemm(cublas_, cp.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T,
+                               cp.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T, cp.m, cp.n, cp.k, &alpha, data.a(),
+                               cp.lda, data.b(), cp.ldb, &beta, data.c(), cp.ldc),
+                   "cublasSgemm");
+    };
+    AUTOGEMM_CUDA_CHECK(fill_nan(data.c(), c_elems, stream_));
+    cublas_run(stream_);
+    report.cublas_rel_error = data.error(stream_);
+    report.cublas = time_on_gpu(cublas_run, stream_, *flusher_, options_.timing);
+  }
+  report.seconds = elapsed_s();
+  return report;
+}
+
+std::vector<db::Entry> Tuner::to_entries(const ProblemReport& report, const db::DeviceSignature& device,
+                                         const db::Provenance& provenance) {
+  std::vector<db::Entry> out;
+  const double flops = 2.0 * report.problem.m * report.problem.n * static_cast<double>(report.problem.k);
+  for (const CandidateResult& c : report.results) {
+    if (c.time.reps == 0) continue;
+    db::Entry e;
+    e.device = device;
+    e.problem = problem_key(report.problem, report.align);
+    e.candidate = db_candidate(*c.kernel, c.split);
+    e.measurement.median_us = c.time.median_us;
+    e.measurement.min_us = c.time.min_us;
+    e.measurement.spread_us = c.time.max_us - c.time.min_us;
+    e.measurement.iterations = c.time.reps;
+    e.measurement.tflops = flops / c.time.median_us / 1e6;
+    e.measurement.check_passed = c.check_passed;
+    e.measurement.rel_error = std::isfinite(c.rel_error) ? c.rel_error : 1e300;
+    e.provenance = provenance;
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+}  // namespace autogemm

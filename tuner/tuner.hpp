@@ -1,0 +1,102 @@
+// The tuner: for one problem on one GPU, finds the fastest (kernel instance, split-k) candidate.
+//   1. candidates: every registered instance that can implement the problem (the kernels' own
+//      validity rule, via can_implement) crossed with split-k choices from the cost model;
+//   2. occupancy pruning: instances the device cannot fit (0 blocks per SM) are dropped;
+//   3. cost-model ranking: only the `quick_pool` most promising survive (all with --exhaustive);
+//   4. quick pass: each survivor's output is checked against the float64 reference, then timed
+//      with a few cold-L2 repetitions;
+//   5. full timing of the `top` fastest (cold L2, warm-up, CUDA events, median, early rejection);
+//   6. cuBLAS SGEMM (pedantic FP32) timed the same way as the yardstick.
+// Every pruned candidate keeps its reason; every timed one becomes a database entry.
+#pragma once
+
+#include <cublas_v2.h>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cost_model.hpp"
+#include "operation.hpp"
+#include "problem_data.hpp"
+#include "timing.hpp"
+#include "tuning_db.hpp"
+
+namespace autogemm {
+
+struct TuneOptions {
+  int quick_pool = 40;          // cost-model survivors given a checked quick timing
+  int top = 4;                  // quick-pass leaders given full timing
+  bool exhaustive = false;      // no cost-model pruning: every candidate checked and fully timed
+  double shape_budget_s = 15;   // per problem: stop starting new candidates past this
+  int max_candidates = 0;       // per problem: at most this many checked and timed (0 = no cap)
+  int quick_reps = 3;
+  TimingOptions timing{3, 10, 50, 100.0, true, {}};
+  double reject_ratio = 1.25;   // full timing gives up on a candidate this much slower than the best
+};
+
+struct CandidateResult {
+  const KernelInstance* kernel = nullptr;
+  SplitChoice split;
+  double estimate_us = 0;
+  bool check_passed = false;
+  double rel_error = 0;
+  TimingResult time;
+  bool fully_timed = false;
+};
+
+struct ProblemReport {
+  ColumnMajorProblem problem;
+  int align = 4;
+  int candidates = 0;          // (instance, split-k) pairs that can implement the problem
+  int pruned_occupancy = 0;    // removed because the device fits no block
+  int pruned_cost_model = 0;   // removed by the cost model's ranking
+  int pruned_budget = 0;       // not reached within the shape's time or candidate budget
+  std::vector<CandidateResult> results;  // checked (and timed unless the check failed)
+  std::vector<db::PrunedCandidate> pruned;
+  std::optional<CandidateResult> best;
+  TimingResult cublas;
+  double cublas_rel_error = 0;
+  bool interrupted = false;
+  double seconds = 0;
+};
+
+class Tuner {
+ public:
+  explicit Tuner(int device, TuneOptions options = {});
+  ~Tuner();
+  Tuner(const Tuner&) = delete;
+  Tuner& operator=(const Tuner&) = delete;
+
+  /// Tunes one problem. `stop` (Ctrl-C) is polled between candidates: the report then holds what
+  /// finished, with interrupted = true.
+  ProblemReport tune(const ColumnMajorProblem& problem, const std::atomic<bool>& stop);
+
+  /// The database rows of a report: one per checked candidate, with `provenance`.
+  static std::vector<db::Entry> to_entries(const ProblemReport& report, const db::DeviceSignature& device,
+                                           const db::Provenance& provenance);
+  static db::ProblemKey problem_key(const ColumnMajorProblem& p, int align);
+
+  int device() const { return device_; }
+
+ private:
+  int occupancy(size_t registry_index);
+  Workspace workspace_for(const KernelInstance& kernel, const GemmProblem& p, SplitChoice split);
+
+  int device_;
+  TuneOptions options_;
+  DeviceLimits limits_;
+  DeviceModel model_;
+  std::vector<int> occupancy_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t cublas_ = nullptr;
+  std::unique_ptr<L2Flusher> flusher_;
+  float* partials_ = nullptr;
+  size_t partial_bytes_ = 0;
+  int* semaphores_ = nullptr;
+  size_t semaphore_count_ = 0;
+};
+
+}  // namespace autogemm
