@@ -3,10 +3,10 @@
 #   the whole GPU suite, compute-sanitizer memcheck and racecheck over the covering subset
 #   (every layout, alignment class, stage count and split-k path), gemm-tune selfcheck, and the
 #   seed-shape benchmark against cuBLAS as JSON.
-#   tune: the seed shapes tuned from an empty database (wall time measured), then --exhaustive into
-#   a second database, then the seed benchmark with the tuned database.
+#   tune: the seed shapes tuned from an empty database (wall time measured), then the seed benchmark
+#   with that database; exhaustive: the seed shapes with --exhaustive into a scratch database.
 # Usage: tools/gpu_validation.sh BUILD_DIR OUT_DIR [steps...]
-#   steps: info tests sanitize selfcheck bench tune   (default: all but tune)
+#   steps: info tests sanitize selfcheck bench tune exhaustive   (default: the first five)
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -43,13 +43,17 @@ for step in "${steps[@]}"; do
     bench)
       run bench "$build/tools/gemm-tune" bench --set seed --json "$out/bench_seed.json" ;;
     tune)
-      rm -f "$out/tuned.sqlite3" "$out/exhaustive.sqlite3"
+      rm -f "$out/tuned.sqlite3"
       run tune bash -c "time '$build/tools/gemm-tune' tune --set seed --db '$out/tuned.sqlite3' --json '$out/tune_seed.json'"
+      AUTOGEMM_DB="$out/tuned.sqlite3" run bench_tuned "$build/tools/gemm-tune" bench --set seed \
+        --json "$out/bench_seed_tuned.json"
+      # A read-write open closes last, folding the WAL into the file: the database comes back whole.
+      "$build/tools/gemm-tune" db check --db "$out/tuned.sqlite3" >>"$out/tune.log" 2>&1 ;;
+    exhaustive)
+      rm -f "$out/exhaustive.sqlite3"
       run exhaustive "$build/tools/gemm-tune" tune --set seed --exhaustive --shape-time 600 \
         --db "$out/exhaustive.sqlite3" --json "$out/tune_seed_exhaustive.json" --quiet
-      rm -f "$out/exhaustive.sqlite3"
-      AUTOGEMM_DB="$out/tuned.sqlite3" run bench_tuned "$build/tools/gemm-tune" bench --set seed \
-        --json "$out/bench_seed_tuned.json" ;;
+      rm -f "$out/exhaustive.sqlite3"* ;;
     *)
       echo "unknown step $step" >&2
       status=1 ;;

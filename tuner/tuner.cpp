@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 
 #include "check.hpp"
 #include "context.hpp"
@@ -122,14 +123,30 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const Scored& a, const Scored& b) { return a.estimate < b.estimate; });
 
-  // 3. Cost-model pruning.
-  size_t keep = options_.exhaustive ? ranked.size() : std::min<size_t>(ranked.size(), options_.quick_pool);
-  for (size_t r = keep; r < ranked.size(); ++r) {
-    ++report.pruned_cost_model;
-    report.pruned.push_back({db_candidate(*ranked[r].kernel, ranked[r].split),
-                             "cost model rank " + std::to_string(r + 1) + " of " + std::to_string(ranked.size())});
+  // 3. Cost-model pruning. The model orders candidates well within an instance (which split-k) but
+  // less well across instances, so the pool keeps, for every instance, its unsplit candidate and
+  // its `per_instance` best-estimated splits, then the overall ranking up to quick_pool.
+  if (!options_.exhaustive) {
+    std::vector<bool> keep(ranked.size(), false);
+    std::map<const KernelInstance*, int> kept_of_instance;
+    for (size_t r = 0; r < ranked.size(); ++r) {
+      int& n = kept_of_instance[ranked[r].kernel];
+      keep[r] = n < options_.per_instance || ranked[r].split.mode == SplitKMode::kNone ||
+                r < static_cast<size_t>(options_.quick_pool);
+      n += keep[r];
+    }
+    std::vector<Scored> kept;
+    for (size_t r = 0; r < ranked.size(); ++r) {
+      if (keep[r]) {
+        kept.push_back(ranked[r]);
+        continue;
+      }
+      ++report.pruned_cost_model;
+      report.pruned.push_back({db_candidate(*ranked[r].kernel, ranked[r].split),
+                               "cost model rank " + std::to_string(r + 1) + " of " + std::to_string(ranked.size())});
+    }
+    ranked = std::move(kept);
   }
-  ranked.resize(keep);
 
   // 4. Checked quick pass (in exhaustive mode the full timing directly).
   auto launch = [&](const Scored& s) {

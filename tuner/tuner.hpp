@@ -2,7 +2,8 @@
 //   1. candidates: every registered instance that can implement the problem (the kernels' own
 //      validity rule, via can_implement) crossed with split-k choices from the cost model;
 //   2. occupancy pruning: instances the device cannot fit (0 blocks per SM) are dropped;
-//   3. cost-model ranking: only the `quick_pool` most promising survive (all with --exhaustive);
+//   3. cost-model ranking: each instance's unsplit and `per_instance` best-estimated candidates
+//      plus the `quick_pool` best overall survive (all with --exhaustive);
 //   4. quick pass: each survivor's output is checked against the float64 reference, then timed
 //      with a few cold-L2 repetitions;
 //   5. full timing of the `top` fastest (cold L2, warm-up, CUDA events, median, early rejection);
@@ -27,12 +28,13 @@
 namespace autogemm {
 
 struct TuneOptions {
-  int quick_pool = 40;          // cost-model survivors given a checked quick timing
-  int top = 4;                  // quick-pass leaders given full timing
+  int quick_pool = 120;         // overall cost-model leaders kept for the quick pass, and besides:
+  int per_instance = 3;         // each instance's best-estimated candidates (its unsplit one always)
+  int top = 12;                 // quick-pass leaders given full timing
   bool exhaustive = false;      // no cost-model pruning: every candidate checked and fully timed
   double shape_budget_s = 15;   // per problem: stop starting new candidates past this
   int max_candidates = 0;       // per problem: at most this many checked and timed (0 = no cap)
-  int quick_reps = 3;
+  int quick_reps = 5;
   TimingOptions timing{3, 10, 50, 100.0, true, {}};
   double reject_ratio = 1.25;   // full timing gives up on a candidate this much slower than the best
 };

@@ -1,6 +1,7 @@
 // gemm-tune export / import / db: move tuning tables between machines and inspect a database.
 // No GPU needed. Every failure prints one line naming the file and the problem, and exits non-zero.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -118,11 +119,14 @@ Command add_db_command(CLI::App& app) {
   auto* best = sub->add_subcommand("best", "The best valid entry per (device, problem)");
   best->add_option("--device", o->device, "Only this device signature");
   auto* check = sub->add_subcommand("check", "Schema version, row counts, integrity, kernels this build lacks");
+  for (CLI::App* leaf : {devices, problems, best, check}) leaf->fallthrough();  // --db also after the verb
   return {sub, [=]() {
     const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
     return guarded("db", [&] {
       if (check->parsed()) {
         // Read-write so an older schema is migrated; a read-only file is still checked read-only.
+        // Checking never creates a database.
+        if (!std::filesystem::exists(path)) throw db::DbError(path + ": no such file");
         std::unique_ptr<db::TuningDb> database;
         try {
           database = std::make_unique<db::TuningDb>(path, db::OpenMode::kReadWrite);

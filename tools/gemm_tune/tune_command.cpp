@@ -194,7 +194,11 @@ Command add_tune_command(CLI::App& app) {
   sub->add_option("--layout", o->layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
       ->capture_default_str();
   sub->add_option("--top", o->tune.top, "Quick-pass leaders given full timing")->capture_default_str();
-  sub->add_option("--pool", o->tune.quick_pool, "Cost-model survivors given a checked quick timing")->capture_default_str();
+  sub->add_option("--pool", o->tune.quick_pool, "Overall cost-model leaders given a checked quick timing")
+      ->capture_default_str();
+  sub->add_option("--per-instance", o->tune.per_instance,
+                  "Best-estimated candidates of every instance also quick-timed (its unsplit one always)")
+      ->capture_default_str();
   sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
   sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
       ->capture_default_str();
