@@ -126,46 +126,43 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   // 3. Cost-model pruning. The model orders candidates well within an instance (which split-k) but
   // less well across instances, so the pool keeps, for every instance, its unsplit candidate and
   // its `per_instance` best-estimated splits, then the overall ranking up to quick_pool.
+  std::vector<std::pair<Scored, size_t>> held_back;  // pruned by the model, with their rank
   if (!options_.exhaustive) {
-    std::vector<bool> keep(ranked.size(), false);
     std::map<const KernelInstance*, int> kept_of_instance;
-    for (size_t r = 0; r < ranked.size(); ++r) {
-      int& n = kept_of_instance[ranked[r].kernel];
-      keep[r] = n < options_.per_instance || ranked[r].split.mode == SplitKMode::kNone ||
-                r < static_cast<size_t>(options_.quick_pool);
-      n += keep[r];
-    }
     std::vector<Scored> kept;
     for (size_t r = 0; r < ranked.size(); ++r) {
-      if (keep[r]) {
+      int& n = kept_of_instance[ranked[r].kernel];
+      const bool keep = n < options_.per_instance || ranked[r].split.mode == SplitKMode::kNone ||
+                        r < static_cast<size_t>(options_.quick_pool);
+      n += keep;
+      if (keep)
         kept.push_back(ranked[r]);
-        continue;
-      }
-      ++report.pruned_cost_model;
-      report.pruned.push_back({db_candidate(*ranked[r].kernel, ranked[r].split),
-                               "cost model rank " + std::to_string(r + 1) + " of " + std::to_string(ranked.size())});
+      else
+        held_back.emplace_back(ranked[r], r + 1);
     }
     ranked = std::move(kept);
   }
+  const size_t ranked_total = ranked.size() + held_back.size();
 
-  // 4. Checked quick pass (in exhaustive mode the full timing directly).
+  // 4. Checked quick pass (in exhaustive mode the full timing directly), then a refinement: every
+  // split-k variant of the `refine_instances` fastest instances that the model held back.
   auto launch = [&](const Scored& s) {
     const Workspace ws = workspace_for(*s.kernel, p, s.split);
     return [this, &p, s, ws](cudaStream_t st) { AUTOGEMM_CUDA_CHECK(run(*s.kernel, p, s.split, ws, st)); };
   };
   TimingOptions quick{1, options_.quick_reps, options_.quick_reps, 1e9, true, {}};
-  for (size_t r = 0; r < ranked.size(); ++r) {
-    const Scored& s = ranked[r];
+  const char* budget_reason = nullptr;
+  auto measure = [&](const Scored& s) {
     const bool over_time = elapsed_s() > options_.shape_budget_s;
-    const bool over_count = options_.max_candidates > 0 && static_cast<int>(r) >= options_.max_candidates;
-    if (stop.load() || over_time || over_count) {
-      if (stop.load()) report.interrupted = true;
-      for (size_t q = r; q < ranked.size(); ++q) {
-        ++report.pruned_budget;
-        report.pruned.push_back({db_candidate(*ranked[q].kernel, ranked[q].split),
-                                 report.interrupted ? "interrupted" : over_time ? "shape time budget" : "candidate limit"});
-      }
-      break;
+    const bool over_count =
+        options_.max_candidates > 0 && static_cast<int>(report.results.size()) >= options_.max_candidates;
+    if (stop.load()) report.interrupted = true;
+    if (budget_reason == nullptr && (stop.load() || over_time || over_count))
+      budget_reason = report.interrupted ? "interrupted" : over_time ? "shape time budget" : "candidate limit";
+    if (budget_reason != nullptr) {
+      ++report.pruned_budget;
+      report.pruned.push_back({db_candidate(*s.kernel, s.split), budget_reason});
+      return;
     }
     CandidateResult c;
     c.kernel = s.kernel, c.split = s.split, c.estimate_us = s.estimate;
@@ -180,16 +177,39 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
     c.time = time_on_gpu(run_it, stream_, *flusher_, options_.exhaustive ? options_.timing : quick);
     c.fully_timed = options_.exhaustive;
     report.results.push_back(c);
-  }
-
-  // 5. Full timing of the quick pass's leaders (checked ones only), fastest first.
-  if (!options_.exhaustive) {
+  };
+  // Indices of the results that passed their check, fastest first.
+  auto checked_by_time = [&] {
     std::vector<size_t> order;
     for (size_t i = 0; i < report.results.size(); ++i)
       if (report.results[i].check_passed) order.push_back(i);
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
       return report.results[a].time.median_us < report.results[b].time.median_us;
     });
+    return order;
+  };
+  for (const Scored& s : ranked) measure(s);
+  if (!options_.exhaustive && !held_back.empty()) {
+    const std::vector<size_t> order = checked_by_time();
+    std::vector<const KernelInstance*> leaders;
+    for (size_t i : order)
+      if (static_cast<int>(leaders.size()) < options_.refine_instances &&
+          std::find(leaders.begin(), leaders.end(), report.results[i].kernel) == leaders.end())
+        leaders.push_back(report.results[i].kernel);
+    for (const auto& [s, rank] : held_back) {
+      if (std::find(leaders.begin(), leaders.end(), s.kernel) != leaders.end()) {
+        measure(s);
+      } else {
+        ++report.pruned_cost_model;
+        report.pruned.push_back({db_candidate(*s.kernel, s.split),
+                                 "cost model rank " + std::to_string(rank) + " of " + std::to_string(ranked_total)});
+      }
+    }
+  }
+
+  // 5. Full timing of the quick pass's leaders (checked ones only), fastest first.
+  if (!options_.exhaustive) {
+    std::vector<size_t> order = checked_by_time();
     order.resize(std::min<size_t>(order.size(), options_.top));
     double best_so_far = 1e300;
     for (size_t i : order) {

@@ -5,7 +5,7 @@
 //   3. cost-model ranking: each instance's unsplit and `per_instance` best-estimated candidates
 //      plus the `quick_pool` best overall survive (all with --exhaustive);
 //   4. quick pass: each survivor's output is checked against the float64 reference, then timed
-//      with a few cold-L2 repetitions;
+//      with a few cold-L2 repetitions; then every split-k variant of the leading instances too;
 //   5. full timing of the `top` fastest (cold L2, warm-up, CUDA events, median, early rejection);
 //   6. cuBLAS SGEMM (pedantic FP32) timed the same way as the yardstick.
 // Every pruned candidate keeps its reason; every timed one becomes a database entry.
@@ -30,6 +30,7 @@ namespace autogemm {
 struct TuneOptions {
   int quick_pool = 120;         // overall cost-model leaders kept for the quick pass, and besides:
   int per_instance = 3;         // each instance's best-estimated candidates (its unsplit one always)
+  int refine_instances = 3;     // after the quick pass, every split of this many leading instances too
   int top = 12;                 // quick-pass leaders given full timing
   bool exhaustive = false;      // no cost-model pruning: every candidate checked and fully timed
   double shape_budget_s = 15;   // per problem: stop starting new candidates past this
