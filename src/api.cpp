@@ -5,6 +5,7 @@
 #include "autogemm/autogemm.h"
 #include "context.hpp"
 #include "splitk_reduce.hpp"
+#include "tuned_lookup.hpp"
 #include "status.hpp"
 #include "validate.hpp"
 
@@ -89,6 +90,59 @@ extern "C" autogemmStatus_t autogemmGetDevice(autogemmHandle_t handle, int* devi
   if (device == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmGetDevice: device is a null pointer");
   *device = handle->device;
   return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMode_t mode) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetMode: invalid handle");
+  if (mode != AUTOGEMM_MODE_TUNED && mode != AUTOGEMM_MODE_HEURISTIC)
+    return fail(AUTOGEMM_STATUS_INVALID_VALUE,
+                "autogemmSetMode: mode = " + std::to_string(static_cast<int>(mode)) + " is not TUNED (0) or HEURISTIC (1)");
+  {
+    std::lock_guard lock(handle->mutex);
+    handle->mode = mode == AUTOGEMM_MODE_TUNED ? RuntimeMode::kTuned : RuntimeMode::kHeuristic;
+  }
+  handle->clear_choices();
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmSetDatabasePath(autogemmHandle_t handle, const char* paths) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetDatabasePath: invalid handle");
+  return guarded("autogemmSetDatabasePath", [&] {
+    {
+      std::lock_guard lock(handle->mutex);
+      handle->db_paths = paths ? split_path_list(paths) : tuning_db_search_path();
+      handle->db_paths_explicit = paths != nullptr;
+    }
+    handle->clear_choices();
+    return AUTOGEMM_STATUS_SUCCESS;
+  });
+}
+
+extern "C" autogemmStatus_t autogemmSetRecordUntuned(autogemmHandle_t handle, const char* path) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetRecordUntuned: invalid handle");
+  return guarded("autogemmSetRecordUntuned", [&] {
+    std::lock_guard lock(handle->mutex);
+    handle->record_untuned_path = path ? path : "";
+    return AUTOGEMM_STATUS_SUCCESS;
+  });
+}
+
+extern "C" autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void* workspace, size_t bytes) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetWorkspace: invalid handle");
+  if (workspace != nullptr && bytes < autogemmContext::kUserWorkspaceHead)
+    return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmSetWorkspace: bytes = " + std::to_string(bytes) +
+                                                   " is less than the minimum " +
+                                                   std::to_string(autogemmContext::kUserWorkspaceHead));
+  return guarded("autogemmSetWorkspace", [&] {
+    if (workspace != nullptr) {
+      DeviceGuard guard(handle->device);
+      AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, autogemmContext::kUserWorkspaceHead, handle->stream));
+    }
+    std::lock_guard lock(handle->mutex);
+    handle->user_workspace = workspace;
+    handle->user_workspace_bytes = workspace ? bytes : 0;
+    return AUTOGEMM_STATUS_SUCCESS;
+  });
 }
 
 extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOperation_t transa,

@@ -1,8 +1,11 @@
 // See context.hpp.
 #include "context.hpp"
 
+#include <cstdlib>
+
+#include "fallback.hpp"
 #include "logging.hpp"
-#include "runtime_mode.hpp"
+#include "record_untuned.hpp"
 #include "status.hpp"
 #include "tuned_lookup.hpp"
 
@@ -38,6 +41,10 @@ autogemmContext::autogemmContext(int dev) : device(dev) {
   model = device_model(limits);
   signature = device_signature(dev);
   occupancy.assign(kernel_registry().size(), -1);
+  mode = runtime_mode_from_env();
+  db_paths = tuning_db_search_path();
+  db_paths_explicit = std::getenv("AUTOGEMM_DB") != nullptr;
+  if (const char* record = std::getenv("AUTOGEMM_RECORD_UNTUNED"); record != nullptr) record_untuned_path = record;
 }
 
 autogemmContext::~autogemmContext() {
@@ -51,13 +58,12 @@ KernelChoice autogemmContext::choose(const GemmProblem& problem) {
   std::lock_guard lock(mutex);
   if (const auto it = choices.find(key); it != choices.end()) return it->second;
   KernelChoice choice;
-  if (runtime_mode_from_env() == RuntimeMode::kTuned) choice = tuned_choice(problem, key.align);
+  if (mode == RuntimeMode::kTuned) choice = tuned_choice(problem, key.align);
   if (choice.kernel == nullptr) {
-    const auto& registry = kernel_registry();
-    choice = choose_heuristic(problem, limits, model, [&](size_t i) {
-      if (occupancy[i] < 0) occupancy[i] = query_occupancy(registry[i]);
-      return occupancy[i];
-    });
+    choice = fallback_choice(problem, key.align);
+    if (choice.kernel != nullptr && !record_untuned_path.empty())
+      record_untuned(record_untuned_path, problem.op_a == Op::N ? 'n' : 't', problem.op_b == Op::N ? 'n' : 't',
+                     problem.m, problem.n, problem.k);
   }
   if (choice.kernel == nullptr)
     throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED,
@@ -75,7 +81,7 @@ KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align
   key.transa = problem.op_a == Op::N ? 'n' : 't';
   key.transb = problem.op_b == Op::N ? 'n' : 't';
   key.m = problem.m, key.n = problem.n, key.k = problem.k, key.align = align;
-  const auto entry = find_tuned(signature, key);
+  const auto entry = find_tuned(db_paths, signature, key, nullptr, db_paths_explicit);
   if (!entry) return {};
   const KernelInstance* kernel = find_kernel(entry->candidate.kernel);  // non-null: find_tuned checked
   const std::string& mode = entry->candidate.split_mode;
@@ -86,8 +92,37 @@ KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align
   return {kernel, split, 0.0, "tuned"};
 }
 
+KernelChoice autogemmContext::fallback_choice(const GemmProblem& problem, int align) {
+  const auto& registry = kernel_registry();
+  auto occ = [&](size_t i) {
+    if (occupancy[i] < 0) occupancy[i] = query_occupancy(registry[i]);
+    return occupancy[i];
+  };
+  if (mode == RuntimeMode::kHeuristic) return choose_heuristic(problem, limits, model, occ);
+  const auto measured = tuned_measurements(db_paths, signature, problem.op_a == Op::N ? 'n' : 't',
+                                           problem.op_b == Op::N ? 'n' : 't', align);
+  return choose_with_neighbours(problem, limits, model, occ, measured);
+}
+
+void autogemmContext::clear_choices() {
+  std::lock_guard lock(mutex);
+  choices.clear();
+}
+
 Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {
   std::lock_guard lock(mutex);
+  if (user_workspace != nullptr) {
+    // The caller's buffer: split-k counters in a fixed head (zeroed by autogemmSetWorkspace and left
+    // zero by every launch), partial sums after it.
+    const size_t need = kUserWorkspaceHead + needs.partial_bytes;
+    if (needs.semaphore_count * sizeof(int) > kUserWorkspaceHead || need > user_workspace_bytes)
+      throw StatusError(AUTOGEMM_STATUS_INVALID_VALUE,
+                        "the workspace set by autogemmSetWorkspace has " + std::to_string(user_workspace_bytes) +
+                            " bytes; this call needs " + std::to_string(need));
+    char* base = static_cast<char*>(user_workspace);
+    return {reinterpret_cast<float*>(base + kUserWorkspaceHead), needs.partial_bytes, reinterpret_cast<int*>(base),
+            kUserWorkspaceHead / sizeof(int)};
+  }
   if (needs.partial_bytes > partial_bytes) {
     // cudaFree waits for the device, so in-flight users of the old buffer have finished.
     AUTOGEMM_CUDA_CHECK(cudaFree(partials));

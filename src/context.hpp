@@ -13,6 +13,7 @@
 #include "cost_model.hpp"
 #include "heuristic.hpp"
 #include "operation.hpp"
+#include "runtime_mode.hpp"
 #include "tuning_db.hpp"
 
 namespace autogemm {
@@ -44,6 +45,10 @@ class DeviceGuard {
 }  // namespace autogemm
 
 struct autogemmContext {
+  /// Bytes at the start of a user workspace reserved for serial split-k counters (serial split-k
+  /// is only chosen when the output tiles are fewer than the SMs, so 4096 counters are plenty).
+  static constexpr size_t kUserWorkspaceHead = 16 * 1024;
+
   static constexpr uint64_t kMagic = 0x6175746f67656d6dull;  // "autogemm": tells a live handle from garbage
   uint64_t magic = kMagic;
   int device = 0;
@@ -53,6 +58,13 @@ struct autogemmContext {
   cudaStream_t stream = nullptr;
 
   std::mutex mutex;  // guards everything below
+  // Settings, from the environment at creation, changed by the autogemmSet* calls.
+  autogemm::RuntimeMode mode = autogemm::RuntimeMode::kTuned;
+  std::vector<std::string> db_paths;  // searched in order
+  bool db_paths_explicit = false;     // named by the user: a missing file is warned about
+  std::string record_untuned_path;    // empty: off
+  void* user_workspace = nullptr;     // set by autogemmSetWorkspace; used instead of growing our own
+  size_t user_workspace_bytes = 0;
   std::vector<int> occupancy;  // per registry index; -1 = not queried yet
   std::unordered_map<autogemm::ProblemKey, autogemm::KernelChoice, autogemm::ProblemKeyHash> choices;
   float* partials = nullptr;
@@ -69,6 +81,10 @@ struct autogemmContext {
   autogemm::KernelChoice choose(const autogemm::GemmProblem& problem);
   /// The tuned entry for `problem`, or an empty choice.
   autogemm::KernelChoice tuned_choice(const autogemm::GemmProblem& problem, int align);
+  /// The choice for an untuned problem: the cost model calibrated by tuned neighbours.
+  autogemm::KernelChoice fallback_choice(const autogemm::GemmProblem& problem, int align);
+  /// Forgets cached choices (after a settings change).
+  void clear_choices();
   /// A workspace of at least `needs`, grown on this handle's stream when too small.
   autogemm::Workspace workspace(const autogemm::WorkspaceNeeds& needs);
 };

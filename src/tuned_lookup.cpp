@@ -20,6 +20,7 @@ namespace {
 struct LookupState {
   std::mutex mutex;
   std::map<std::string, std::unique_ptr<db::TuningDb>> open;  // path -> database, null when unusable
+  std::map<std::string, std::vector<NeighbourMeasurement>> measurements;  // paths|device|class -> rows
 };
 
 LookupState& state() {
@@ -38,61 +39,108 @@ db::DeviceSignature device_signature(int device) {
           static_cast<int64_t>(p.l2CacheSize)};
 }
 
-std::vector<std::string> tuning_db_search_path() {
+std::vector<std::string> split_path_list(const std::string& list) {
   std::vector<std::string> paths;
-  if (const char* env = std::getenv("AUTOGEMM_DB"); env != nullptr && *env != '\0') {
-    std::string list(env);
-    for (size_t start = 0; start <= list.size();) {
-      const size_t end = std::min(list.find(':', start), list.size());
-      if (end > start) paths.push_back(list.substr(start, end - start));
-      start = end + 1;
-    }
-    return paths;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t end = std::min(list.find(':', start), list.size());
+    if (end > start) paths.push_back(list.substr(start, end - start));
+    start = end + 1;
   }
-  paths.push_back(db::default_user_db_path());
-  paths.push_back(AUTOGEMM_SYSTEM_DB_PATH);
   return paths;
 }
 
-std::optional<db::Entry> find_tuned(const db::DeviceSignature& device, const db::ProblemKey& problem,
-                                    std::string* source) {
+std::vector<std::string> tuning_db_search_path() {
+  if (const char* env = std::getenv("AUTOGEMM_DB"); env != nullptr && *env != '\0') return split_path_list(env);
+  return {db::default_user_db_path(), AUTOGEMM_SYSTEM_DB_PATH};
+}
+
+namespace {
+
+// The open database at `path`, or null when it is missing or unusable (warned about once).
+// Call with the state's mutex held.
+db::TuningDb* open_database(LookupState& s, const std::string& path, bool warn_missing) {
+  auto it = s.open.find(path);
+  if (it == s.open.end()) {
+    std::unique_ptr<db::TuningDb> opened;
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec)) {
+      try {
+        opened = std::make_unique<db::TuningDb>(path, db::OpenMode::kReadOnly);
+      } catch (const db::DbError& e) {
+        logger().warn("ignoring tuning database: {}; untuned choices are used instead", e.what());
+      }
+    } else if (warn_missing) {
+      // The default databases may simply not exist yet; a path the user named should.
+      logger().warn("ignoring tuning database {}: no such file", path);
+    }
+    it = s.open.emplace(path, std::move(opened)).first;
+  }
+  return it->second.get();
+}
+
+}  // namespace
+
+std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const db::DeviceSignature& device,
+                                    const db::ProblemKey& problem, std::string* source, bool warn_missing) {
   LookupState& s = state();
   std::lock_guard lock(s.mutex);
-  const bool explicit_list = std::getenv("AUTOGEMM_DB") != nullptr;
-  for (const std::string& path : tuning_db_search_path()) {
-    auto it = s.open.find(path);
-    if (it == s.open.end()) {
-      std::unique_ptr<db::TuningDb> opened;
-      std::error_code ec;
-      if (std::filesystem::exists(path, ec)) {
-        try {
-          opened = std::make_unique<db::TuningDb>(path, db::OpenMode::kReadOnly);
-        } catch (const db::DbError& e) {
-          logger().warn("ignoring tuning database: {}; untuned choices are used instead", e.what());
-        }
-      } else if (explicit_list) {
-        // The default databases may simply not exist yet; a path the user named should.
-        logger().warn("ignoring tuning database {}: no such file (from AUTOGEMM_DB)", path);
-      }
-      it = s.open.emplace(path, std::move(opened)).first;
-    }
-    if (!it->second) continue;
+  for (const std::string& path : paths) {
+    db::TuningDb* database = open_database(s, path, warn_missing);
+    if (database == nullptr) continue;
     try {
-      if (auto entry = it->second->best(device.key(), problem, kernel_in_build)) {
+      if (auto entry = database->best(device.key(), problem, kernel_in_build)) {
         if (source) *source = path;
         return entry;
       }
     } catch (const db::DbError& e) {
       logger().warn("ignoring tuning database after a failed query: {}", e.what());
-      it->second.reset();  // warned once; never queried again in this process
+      s.open[path].reset();  // warned once; never queried again in this process
     }
   }
   return std::nullopt;
 }
 
+std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::string>& paths,
+                                                     const db::DeviceSignature& device, char transa, char transb,
+                                                     int align) {
+  LookupState& s = state();
+  std::lock_guard lock(s.mutex);
+  std::string key;
+  for (const auto& p : paths) key += p + ":";
+  key += "|" + device.key() + "|" + transa + transb + std::to_string(align);
+  if (const auto it = s.measurements.find(key); it != s.measurements.end()) return it->second;
+  std::vector<NeighbourMeasurement> rows;
+  for (const std::string& path : paths) {
+    db::TuningDb* database = open_database(s, path, false);
+    if (database == nullptr) continue;
+    try {
+      db::Filter filter;
+      filter.device_key = device.key();
+      filter.dtype = "f32";
+      for (const db::Entry& e : database->entries(filter)) {
+        if (!e.measurement.check_passed || e.problem.transa != transa || e.problem.transb != transb ||
+            e.problem.align != align || find_kernel(e.candidate.kernel) == nullptr)
+          continue;
+        const std::string& mode = e.candidate.split_mode;
+        rows.push_back({e.problem.m, e.problem.n, e.problem.k, e.candidate.kernel,
+                        {e.candidate.splits, mode == "serial"     ? SplitKMode::kSerial
+                                             : mode == "parallel" ? SplitKMode::kParallel
+                                                                  : SplitKMode::kNone},
+                        e.measurement.median_us});
+      }
+    } catch (const db::DbError& e) {
+      logger().warn("ignoring tuning database after a failed query: {}", e.what());
+      s.open[path].reset();
+    }
+  }
+  s.measurements.emplace(key, rows);
+  return rows;
+}
+
 void reset_tuned_lookup() {
   std::lock_guard lock(state().mutex);
   state().open.clear();
+  state().measurements.clear();
 }
 
 }  // namespace autogemm

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "fallback.hpp"
 #include "tuning_db.hpp"
 
 namespace autogemm {
@@ -16,13 +17,24 @@ namespace autogemm {
 /// The signature the database keys devices on, read from the device.
 db::DeviceSignature device_signature(int device);
 
-/// The database paths searched, in order.
+/// The database paths searched by default, in order: $AUTOGEMM_DB, else user then system database.
 std::vector<std::string> tuning_db_search_path();
 
+/// Splits a ':'-separated list of paths.
+std::vector<std::string> split_path_list(const std::string& list);
+
 /// The best valid entry for (device, problem) whose kernel this build has, from the first database
-/// in the search path that has one. `source` receives the path it came from.
-std::optional<db::Entry> find_tuned(const db::DeviceSignature& device, const db::ProblemKey& problem,
-                                    std::string* source = nullptr);
+/// in `paths` that has one. `source` receives the path it came from. A missing file is skipped
+/// silently unless `warn_missing`.
+std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const db::DeviceSignature& device,
+                                    const db::ProblemKey& problem, std::string* source = nullptr,
+                                    bool warn_missing = false);
+
+/// Every passed-check measurement of this device with this layout and alignment class in `paths`
+/// (the fallback's neighbours), read once per process and class.
+std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::string>& paths,
+                                                     const db::DeviceSignature& device, char transa, char transb,
+                                                     int align);
 
 /// Forgets open databases and warnings (tests change the environment between cases).
 void reset_tuned_lookup();

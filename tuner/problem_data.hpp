@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernel_config.hpp"
+#include "record_untuned.hpp"  // kProblemsCsvHeader: the CSV the runtime writes and --shapes reads
 #include "shape_sets.hpp"
 
 namespace autogemm {
@@ -51,10 +52,6 @@ class ProblemData {
 };
 
 bool parse_layout(const std::string& text, Op& op_a, Op& op_b);
-
-/// Header of the CSV of column-major problems (the file the runtime appends untuned shapes to,
-/// and `gemm-tune tune --shapes` reads).
-inline constexpr const char* kProblemsCsvHeader = "transa,transb,m,n,k";
 
 /// Reads a shapes file: a JSON array of row-major [M, N, K] triples or {"m":, "n":, "k":} objects
 /// (mapped through `layout` like --shape), or a CSV with kProblemsCsvHeader of column-major

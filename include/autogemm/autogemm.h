@@ -5,6 +5,7 @@
 #define AUTOGEMM_AUTOGEMM_H
 
 #include <cuda_runtime_api.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,6 +37,12 @@ typedef enum { AUTOGEMM_OP_N = 0, AUTOGEMM_OP_T = 1, AUTOGEMM_OP_C = 2 } autogem
 /** Opaque library context: bound to one device at creation, holds a stream and a split-k workspace. */
 typedef struct autogemmContext* autogemmHandle_t;
 
+/** How a handle picks kernels (AUTOGEMM_MODE sets the default of new handles). */
+typedef enum {
+  AUTOGEMM_MODE_TUNED = 0,     /**< tuned entry from the databases, else the untuned choice (default) */
+  AUTOGEMM_MODE_HEURISTIC = 1  /**< databases ignored: the cost model's choice only */
+} autogemmMode_t;
+
 /** Creates a handle bound to the current CUDA device, with the default (legacy) stream. */
 AUTOGEMM_API autogemmStatus_t autogemmCreate(autogemmHandle_t* handle);
 /** Creates a handle bound to device `device`. */
@@ -48,6 +55,21 @@ AUTOGEMM_API autogemmStatus_t autogemmSetStream(autogemmHandle_t handle, cudaStr
 AUTOGEMM_API autogemmStatus_t autogemmGetStream(autogemmHandle_t handle, cudaStream_t* stream);
 /** The device the handle is bound to. */
 AUTOGEMM_API autogemmStatus_t autogemmGetDevice(autogemmHandle_t handle, int* device);
+
+/** Sets how this handle picks kernels; clears its cached choices. */
+AUTOGEMM_API autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMode_t mode);
+/** Sets the tuning databases this handle searches, ':'-separated, first match wins (as AUTOGEMM_DB);
+ *  NULL restores the default (AUTOGEMM_DB, else the user then the system database). Clears its
+ *  cached choices. A file that cannot be read is skipped with one warning. */
+AUTOGEMM_API autogemmStatus_t autogemmSetDatabasePath(autogemmHandle_t handle, const char* paths);
+/** Appends every problem that falls back to the untuned choice, once per process, to this CSV
+ *  (as AUTOGEMM_RECORD_UNTUNED; `gemm-tune tune --shapes FILE` reads it). NULL turns it off. */
+AUTOGEMM_API autogemmStatus_t autogemmSetRecordUntuned(autogemmHandle_t handle, const char* path);
+/** Gives the handle a device buffer for split-k, instead of the one it grows itself (once, never
+ *  per call). At least 16 KiB; calls that need more return AUTOGEMM_STATUS_INVALID_VALUE. The
+ *  buffer is zeroed on the handle's stream here; it must stay valid while the handle uses it.
+ *  NULL returns to the handle's own workspace. */
+AUTOGEMM_API autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void* workspace, size_t bytes);
 
 /** C = alpha * op(A) * op(B) + beta * C, single precision, exactly as cublasSgemm:
  *  op(A) is m x k, op(B) is k x n, C is m x n, all column-major with leading dimensions

@@ -57,13 +57,13 @@ TEST_F(TunedLookupTest, FirstDatabaseWithAnEntryWins) {
   }
   setenv("AUTOGEMM_DB", (dir.file("user.sqlite3") + ":" + dir.file("system.sqlite3")).c_str(), 1);
   std::string source;
-  const auto found = find_tuned(user.device, user.problem, &source);
+  const auto found = find_tuned(tuning_db_search_path(), user.device, user.problem, &source);
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->measurement.median_us, 50);  // the user's entry overrides, even if slower
   EXPECT_EQ(source, dir.file("user.sqlite3"));
   db::ProblemKey other = user.problem;
   other.m += 1;
-  EXPECT_FALSE(find_tuned(user.device, other).has_value());
+  EXPECT_FALSE(find_tuned(tuning_db_search_path(), user.device, other).has_value());
 }
 
 TEST_F(TunedLookupTest, KernelsThisBuildLacksAreSkipped) {
@@ -73,7 +73,7 @@ TEST_F(TunedLookupTest, KernelsThisBuildLacksAreSkipped) {
     d.record({entry(1, "simt_sgemm_9x9x9_gone"), entry(20)});
   }
   setenv("AUTOGEMM_DB", dir.file("t.sqlite3").c_str(), 1);
-  const auto found = find_tuned(entry(0).device, entry(0).problem);
+  const auto found = find_tuned(tuning_db_search_path(), entry(0).device, entry(0).problem);
   ASSERT_TRUE(found.has_value());
   EXPECT_EQ(found->candidate.kernel, kernel_registry().front().name);
 }
@@ -88,7 +88,7 @@ TEST_F(TunedLookupTest, DamagedAndMissingFilesAreSkipped) {
   setenv("AUTOGEMM_DB",
          (dir.file("missing.sqlite3") + ":" + dir.file("corrupt.sqlite3") + ":" + dir.file("good.sqlite3")).c_str(), 1);
   for (int i = 0; i < 3; ++i) {  // repeated lookups: still no exception, still found in the good file
-    const auto found = find_tuned(entry(0).device, entry(0).problem);
+    const auto found = find_tuned(tuning_db_search_path(), entry(0).device, entry(0).problem);
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->measurement.median_us, 5);
   }

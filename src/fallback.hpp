@@ -1,0 +1,34 @@
+// The choice for a shape nobody tuned, informed by the shapes that were. Measurements of the
+// nearest tuned problems (same device, layout and alignment class; distance in log2 of M, N, K)
+// calibrate the cost model per kernel instance — measured time over estimated time — and the
+// candidate with the lowest calibrated estimate for the new shape wins. Instances never measured
+// near the shape keep a pessimistic calibration, so measured-good kernels are preferred. With no
+// tuned neighbours this is the plain cost model (heuristic.hpp).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "heuristic.hpp"
+
+namespace autogemm {
+
+/// One measured candidate of a tuned problem.
+struct NeighbourMeasurement {
+  int m = 0, n = 0, k = 0;
+  std::string kernel;
+  SplitChoice split;
+  double median_us = 0;
+};
+
+/// How many tuned problems inform a choice.
+inline constexpr int kFallbackNeighbours = 4;
+
+/// `measured` holds the passed-check measurements of problems with the new problem's layout and
+/// alignment class on this device. `occupancy(index)` as in choose_heuristic.
+KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
+                                    const std::function<int(size_t)>& occupancy,
+                                    const std::vector<NeighbourMeasurement>& measured);
+
+}  // namespace autogemm

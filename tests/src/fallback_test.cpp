@@ -1,0 +1,94 @@
+// The neighbour-calibrated fallback, on the CPU (occupancy supplied by the test): it follows what
+// tuned neighbours measured, prefers near neighbours over far ones, and is the plain cost model
+// when nothing was tuned.
+#include <gtest/gtest.h>
+
+#include "fallback.hpp"
+#include "registry.hpp"
+
+namespace autogemm {
+namespace {
+
+DeviceLimits h100_limits() {
+  DeviceLimits d;
+  d.cc_major = 9, d.cc_minor = 0, d.sm_count = 132, d.max_shared_per_block_optin = 227 * 1024, d.l2_bytes = 50 << 20;
+  return d;
+}
+
+DeviceModel h100_model() {
+  DeviceModel m;
+  m.sm_count = 132, m.fma_per_us_per_sm = 128 * 1755.0, m.dram_bytes_per_us = 3.0e6, m.l2_bytes_per_us = 7.5e6;
+  return m;
+}
+
+GemmProblem problem(int m, int n, int k) {
+  GemmProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.a = reinterpret_cast<const float*>(0x10000);  // 16-byte aligned, never dereferenced
+  p.b = reinterpret_cast<const float*>(0x20000);
+  p.c = reinterpret_cast<float*>(0x30000);
+  p.lda = m, p.ldb = k, p.ldc = m;  // nn, multiples of 4 below: align4 class
+  return p;
+}
+
+int one_block(size_t) { return 1; }
+
+// The instances of the nn layout that can run an aligned problem.
+std::vector<const KernelInstance*> nn_instances() {
+  std::vector<const KernelInstance*> out;
+  for (const auto& k : kernel_registry())
+    if (k.config.op_a == Op::N && k.config.op_b == Op::N) out.push_back(&k);
+  return out;
+}
+
+TEST(Fallback, WithoutTunedDataItIsTheCostModel) {
+  const GemmProblem p = problem(1000, 1000, 1000);
+  const KernelChoice a = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, {});
+  const KernelChoice b = choose_heuristic(p, h100_limits(), h100_model(), one_block);
+  ASSERT_NE(a.kernel, nullptr);
+  EXPECT_EQ(a.kernel, b.kernel);
+  EXPECT_EQ(a.split.splits, b.split.splits);
+}
+
+TEST(Fallback, FollowsWhatTheNearestNeighboursMeasured) {
+  const auto instances = nn_instances();
+  ASSERT_GE(instances.size(), 2u);
+  const GemmProblem p = problem(1024, 1024, 1024);
+  const KernelChoice model_pick = choose_heuristic(p, h100_limits(), h100_model(), one_block);
+  // Pick an instance the cost model does not choose, and make it measure 10x faster than its
+  // estimate at two nearby tuned shapes, while the model's pick measures as estimated.
+  const KernelInstance* favourite = instances.front() == model_pick.kernel ? instances.back() : instances.front();
+  std::vector<NeighbourMeasurement> measured;
+  for (auto [m, n, k] : {std::tuple{1024, 2048, 1024}, std::tuple{2048, 1024, 1024}}) {
+    const double fav = estimate_us(favourite->config, 1, m, n, k, {1, SplitKMode::kNone}, h100_model());
+    const double pick = estimate_us(model_pick.kernel->config, 1, m, n, k, {1, SplitKMode::kNone}, h100_model());
+    measured.push_back({m, n, k, std::string(favourite->name), {1, SplitKMode::kNone}, fav / 10});
+    measured.push_back({m, n, k, std::string(model_pick.kernel->name), {1, SplitKMode::kNone}, pick});
+  }
+  const KernelChoice c = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, measured);
+  ASSERT_NE(c.kernel, nullptr);
+  EXPECT_EQ(c.kernel, favourite);
+  EXPECT_STREQ(c.source, "fallback");
+}
+
+TEST(Fallback, NearNeighboursOutweighFarOnes) {
+  const auto instances = nn_instances();
+  const KernelInstance* near_fast = instances[0];
+  const KernelInstance* far_fast = instances[instances.size() / 2];
+  const GemmProblem p = problem(512, 512, 512);
+  std::vector<NeighbourMeasurement> measured;
+  auto add = [&](int m, int n, int k, const KernelInstance* fast, const KernelInstance* slow) {
+    const DeviceModel model = h100_model();
+    measured.push_back({m, n, k, std::string(fast->name), {1, SplitKMode::kNone},
+                        estimate_us(fast->config, 1, m, n, k, {1, SplitKMode::kNone}, model) / 20});
+    measured.push_back({m, n, k, std::string(slow->name), {1, SplitKMode::kNone},
+                        estimate_us(slow->config, 1, m, n, k, {1, SplitKMode::kNone}, model) * 2});
+  };
+  add(512, 512, 1024, near_fast, far_fast);   // distance 1 in log2 space
+  add(8192, 8192, 8192, far_fast, near_fast);  // distance ~6.9
+  const KernelChoice c = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, measured);
+  EXPECT_EQ(c.kernel, near_fast);
+}
+
+}  // namespace
+}  // namespace autogemm
