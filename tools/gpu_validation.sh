@@ -6,7 +6,11 @@
 #   tune: the seed shapes tuned from an empty database (wall time measured), then the seed benchmark
 #   with that database; exhaustive: the seed shapes with --exhaustive into a scratch database.
 # Usage: tools/gpu_validation.sh BUILD_DIR OUT_DIR [steps...]
-#   steps: info tests sanitize selfcheck bench tune exhaustive   (default: the first five)
+#   overhead: host time per call of a 64^3 GEMM against cuBLAS; fallback: the seed shapes tuned in
+#   all layouts, then tools/fallback_problems.csv benchmarked through the untuned fallback;
+#   fallback_exhaustive: the same problems tuned --exhaustive (--shape-time $FALLBACK_SHAPE_TIME, 12 s).
+#   steps: info tests sanitize selfcheck bench tune exhaustive overhead fallback fallback_exhaustive
+#   (default: the first five)
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -49,6 +53,22 @@ for step in "${steps[@]}"; do
         --json "$out/bench_seed_tuned.json"
       # A read-write open closes last, folding the WAL into the file: the database comes back whole.
       "$build/tools/gemm-tune" db check --db "$out/tuned.sqlite3" >>"$out/tune.log" 2>&1 ;;
+    overhead)
+      run overhead "$build/tools/gemm-tune" overhead --json "$out/overhead.json" ;;
+    fallback)
+      # Seed shapes tuned in all four layouts, then problems nobody tuned, served by the fallback.
+      rm -f "$out/seed_all.sqlite3"
+      run tune_all "$build/tools/gemm-tune" tune --set seed --layout all --db "$out/seed_all.sqlite3" \
+        --json "$out/tune_seed_all.json" --quiet
+      AUTOGEMM_DB="$out/seed_all.sqlite3" run fallback_bench "$build/tools/gemm-tune" bench \
+        --shapes tools/fallback_problems.csv --json "$out/bench_fallback.json"
+      rm -f "$out/seed_all.sqlite3"* ;;
+    fallback_exhaustive)
+      rm -f "$out/fallback_exhaustive.sqlite3"
+      run fallback_exhaustive "$build/tools/gemm-tune" tune --shapes tools/fallback_problems.csv --exhaustive \
+        --shape-time "${FALLBACK_SHAPE_TIME:-12}" --db "$out/fallback_exhaustive.sqlite3" \
+        --json "$out/tune_fallback_exhaustive.json" --quiet
+      rm -f "$out/fallback_exhaustive.sqlite3"* ;;
     exhaustive)
       rm -f "$out/exhaustive.sqlite3"
       run exhaustive "$build/tools/gemm-tune" tune --set seed --exhaustive --shape-time 600 \

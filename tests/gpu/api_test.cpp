@@ -1,7 +1,11 @@
 // autogemmSgemm as applications call it, on a GPU: all four layouts at odd sizes through the
 // library's own choice, BLAS edge cases (k = 0, alpha = 0, beta = 0 over NaN, m = 0), misaligned
 // pointers, long K (split-k), and a user stream.
+#include <unistd.h>
+
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "autogemm/autogemm.h"
@@ -112,6 +116,88 @@ TEST_F(SgemmApiTest, UserStream) {
   ASSERT_EQ(autogemmSetStream(handle_, stream), AUTOGEMM_STATUS_SUCCESS);
   check(AUTOGEMM_OP_N, AUTOGEMM_OP_T, 300, 200, 100, 1.0f, 0.0f, 0, 0, 11000);
   check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 64, 64, 20000, 1.0f, 1.0f, 0, 0, 11100);  // split-k workspace on a stream
+  autogemmSetStream(handle_, nullptr);
+  cudaStreamDestroy(stream);
+}
+
+}  // namespace
+}  // namespace autogemm::testing
+
+namespace autogemm::testing {
+namespace {
+
+TEST_F(SgemmApiTest, UserWorkspace) {
+  DeviceBuffer<char> ws(64 << 20);
+  EXPECT_EQ(autogemmSetWorkspace(handle_, ws.get(), 100), AUTOGEMM_STATUS_INVALID_VALUE);  // under 16 KiB
+  ASSERT_EQ(autogemmSetWorkspace(handle_, ws.get(), ws.count()), AUTOGEMM_STATUS_SUCCESS);
+  // Long K, small outputs: split-k through the caller's buffer, repeatedly (counters stay zero).
+  for (int rep = 0; rep < 3; ++rep) check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 128, 128, 32768, 1.0f, 0.5f, 0, 0, 12000 + rep);
+  check(AUTOGEMM_OP_T, AUTOGEMM_OP_N, 64, 96, 20000, 1.0f, 0.0f, 0, 0, 12100);
+  ASSERT_EQ(autogemmSetWorkspace(handle_, nullptr, 0), AUTOGEMM_STATUS_SUCCESS);
+  check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 128, 128, 32768, 1.0f, 0.0f, 0, 0, 12200);
+}
+
+TEST_F(SgemmApiTest, ModesAndRecording) {
+  EXPECT_EQ(autogemmSetMode(handle_, static_cast<autogemmMode_t>(9)), AUTOGEMM_STATUS_INVALID_VALUE);
+  ASSERT_EQ(autogemmSetMode(handle_, AUTOGEMM_MODE_HEURISTIC), AUTOGEMM_STATUS_SUCCESS);
+  check(AUTOGEMM_OP_N, AUTOGEMM_OP_T, 333, 222, 111, 1.0f, 0.0f, 0, 0, 13000);
+  ASSERT_EQ(autogemmSetMode(handle_, AUTOGEMM_MODE_TUNED), AUTOGEMM_STATUS_SUCCESS);
+  char path[] = "/tmp/autogemm_untuned_XXXXXX";
+  const int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  ASSERT_EQ(autogemmSetDatabasePath(handle_, "/nonexistent/db.sqlite3"), AUTOGEMM_STATUS_SUCCESS);  // nothing tuned
+  ASSERT_EQ(autogemmSetRecordUntuned(handle_, path), AUTOGEMM_STATUS_SUCCESS);
+  check(AUTOGEMM_OP_T, AUTOGEMM_OP_T, 123, 45, 67, 1.0f, 0.0f, 0, 0, 13100);
+  check(AUTOGEMM_OP_T, AUTOGEMM_OP_T, 123, 45, 67, 1.0f, 0.0f, 0, 0, 13200);  // recorded once
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "transa,transb,m,n,k\nt,t,123,45,67\n");
+  unlink(path);
+  autogemmSetRecordUntuned(handle_, nullptr);
+  autogemmSetDatabasePath(handle_, nullptr);
+}
+
+}  // namespace
+}  // namespace autogemm::testing
+
+namespace autogemm::testing {
+namespace {
+
+// Steady state (choice cached, workspace grown) must capture into a CUDA Graph: no allocation, no
+// synchronisation, no forbidden call per call. The replayed graph must give the right result.
+TEST_F(SgemmApiTest, SteadyStateCapturesIntoACudaGraph) {
+  cudaStream_t stream;
+  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(autogemmSetStream(handle_, stream), AUTOGEMM_STATUS_SUCCESS);
+  for (auto [m, n, k] : {std::tuple{64, 64, 64}, std::tuple{128, 128, 32768}}) {
+    SCOPED_TRACE(::testing::Message() << m << "x" << n << "x" << k);
+    DeviceBuffer<float> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n);
+    DeviceBuffer<double> ref(size_t(m) * n);
+    ASSERT_CUDA(fill_uniform(a.get(), a.count(), 1, nullptr));
+    ASSERT_CUDA(fill_uniform(b.get(), b.count(), 2, nullptr));
+    ASSERT_CUDA(reference_gemm_f64(Op::N, Op::N, m, n, k, 1.0, a.get(), m, b.get(), k, 0.0, nullptr, m, ref.get(), nullptr));
+    ASSERT_CUDA(cudaDeviceSynchronize());
+    const float alpha = 1.0f, beta = 0.0f;
+    auto call = [&] {
+      return autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta,
+                           c.get(), m);
+    };
+    ASSERT_EQ(call(), AUTOGEMM_STATUS_SUCCESS);  // first call: lookup, workspace
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+    cudaGraph_t graph;
+    ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(call(), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage();
+    ASSERT_CUDA(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    ASSERT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    ASSERT_CUDA(cudaGraphLaunch(exec, stream));
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k));
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+  }
   autogemmSetStream(handle_, nullptr);
   cudaStreamDestroy(stream);
 }

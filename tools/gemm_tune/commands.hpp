@@ -19,6 +19,7 @@ Command add_devices_command(CLI::App& app);
 Command add_selfcheck_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_tune_command(CLI::App& app);
+Command add_overhead_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
 Command add_import_command(CLI::App& app);
 Command add_db_command(CLI::App& app);

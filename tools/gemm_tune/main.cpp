@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
       autogemm::cli::add_tune_command(app),  // first: the default
       autogemm::cli::add_bench_command(app),
       autogemm::cli::add_selfcheck_command(app),
+      autogemm::cli::add_overhead_command(app),
       autogemm::cli::add_kernels_command(app),
       autogemm::cli::add_devices_command(app),
       autogemm::cli::add_export_command(app),

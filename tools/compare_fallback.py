@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Fallback quality: for problems nobody tuned, the untuned choice's time (a `gemm-tune bench --json`
+run whose results all came from the fallback) against the best of an `--exhaustive` tuning of the
+same problems (`gemm-tune tune --json`). Quality = exhaustive best time / fallback time (1 = as good
+as the best). Prints a markdown table, the geometric mean and the worst.
+Usage: tools/compare_fallback.py BENCH.json EXHAUSTIVE_TUNE.json"""
+import json
+import math
+import sys
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    bench = json.load(open(sys.argv[1]))["results"]
+    tuned = {(p["layout"], p["m"], p["n"], p["k"]): p for p in json.load(open(sys.argv[2]))["problems"] if "best" in p}
+    print("| layout | m×n×k (column-major) | fallback kernel | split | fallback µs | exhaustive best | split | best µs | quality |")
+    print("|" + " --- |" * 9)
+    qualities = []
+    for r in bench:
+        key = (r["layout"], r["shape"]["n"], r["shape"]["m"], r["shape"]["k"])  # bench shape is row-major
+        if r["source"] != "fallback":
+            print(f"skipping {key}: source {r['source']}", file=sys.stderr)
+            continue
+        if key not in tuned:
+            print(f"skipping {key}: no exhaustive result", file=sys.stderr)
+            continue
+        best = tuned[key]["best"]
+        q = best["median_us"] / r["autogemm"]["median_us"]
+        qualities.append(q)
+        split = lambda s, m: f'{s}{"" if m == "none" else " " + m}'
+        print(f'| {key[0]} | {key[1]}×{key[2]}×{key[3]} | `{r["kernel"]}` | {split(r["splits"], r["split_mode"])} '
+              f'| {r["autogemm"]["median_us"]:.1f} | `{best["kernel"]}` | {split(best["splits"], best["split_mode"])} '
+              f'| {best["median_us"]:.1f} | {q:.2f} |')
+    if qualities:
+        geo = math.exp(sum(math.log(q) for q in qualities) / len(qualities))
+        print(f"\n{len(qualities)} problems: geometric mean quality **{geo:.3f}**, worst **{min(qualities):.3f}**.")
+
+
+if __name__ == "__main__":
+    main()
