@@ -35,12 +35,14 @@ KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimi
   std::map<std::tuple<int, int, int>, double> weight;
   for (const auto& [d, shape] : nearest) weight[shape] = 1.0 / (d + 0.25);
 
-  // Calibration per instance: weighted mean over the neighbours of (best measured / estimated)
-  // among that instance's measured candidates there.
+  // Calibration per (instance, split mode): weighted mean over the neighbours of (best measured /
+  // estimated) among that instance's candidates of that mode there. Split modes are kept apart
+  // because the model's error differs most between them (the serial chain above all).
   const auto& registry = kernel_registry();
   std::unordered_map<std::string_view, size_t> index_of;
   for (size_t i = 0; i < registry.size(); ++i) index_of.emplace(registry[i].name, i);
-  std::map<std::pair<std::tuple<int, int, int>, size_t>, double> ratio;  // (neighbour, instance) -> ratio
+  using Key = std::pair<size_t, int>;  // (instance, split mode)
+  std::map<std::pair<std::tuple<int, int, int>, Key>, double> ratio;
   for (const auto& x : measured) {
     const auto shape = std::tuple{x.m, x.n, x.k};
     const auto it = index_of.find(x.kernel);
@@ -49,20 +51,29 @@ KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimi
     if (occ <= 0) continue;
     const double est = estimate_us(registry[it->second].config, occ, x.m, x.n, x.k, x.split, model);
     const double r = x.median_us / est;
-    auto [slot, inserted] = ratio.emplace(std::pair{shape, it->second}, r);
+    auto [slot, inserted] = ratio.emplace(std::pair{shape, Key{it->second, static_cast<int>(x.split.mode)}}, r);
     if (!inserted) slot->second = std::min(slot->second, r);
   }
-  std::unordered_map<size_t, std::pair<double, double>> sums;  // instance -> (sum w*r, sum w)
+  std::map<Key, std::pair<double, double>> sums;  // (instance, mode) -> (sum w*r, sum w)
+  std::map<int, std::vector<double>> by_mode;
   std::vector<double> all;
   for (const auto& [key, r] : ratio) {
     const double w = weight[key.first];
     sums[key.second].first += w * r;
     sums[key.second].second += w;
+    by_mode[key.second.second].push_back(r);
     all.push_back(r);
   }
   if (all.empty()) return choose_heuristic(problem, limits, model, occupancy);
-  std::sort(all.begin(), all.end());
-  const double unmeasured = all[all.size() * 3 / 4];  // pessimistic: the 75th percentile
+  // Pessimistic defaults for what was not measured near the shape: the 75th percentile of the
+  // same split mode's ratios, else of all ratios.
+  auto percentile75 = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() * 3 / 4];
+  };
+  const double unmeasured = percentile75(all);
+  std::map<int, double> unmeasured_mode;
+  for (const auto& [mode, v] : by_mode) unmeasured_mode[mode] = percentile75(v);
 
   KernelChoice best;
   double best_time = 0;
@@ -71,9 +82,13 @@ KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimi
     if (!can_implement(kernel, problem, limits)) continue;
     const int occ = occupancy(i);
     if (occ <= 0) continue;
-    const auto s = sums.find(i);
-    const double calibration = s != sums.end() ? s->second.first / s->second.second : unmeasured;
     for (const SplitChoice split : split_candidates(kernel.config, problem.m, problem.n, problem.k, limits.sm_count)) {
+      const int mode = static_cast<int>(split.mode);
+      const auto s = sums.find(Key{i, mode});
+      const auto m = unmeasured_mode.find(mode);
+      const double calibration = s != sums.end()   ? s->second.first / s->second.second
+                                 : m != unmeasured_mode.end() ? m->second
+                                                              : unmeasured;
       const double t = calibration * estimate_us(kernel.config, occ, problem.m, problem.n, problem.k, split, model);
       if (best.kernel == nullptr || t < best_time) {
         best = {&kernel, split, t, "fallback"};

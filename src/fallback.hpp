@@ -1,9 +1,10 @@
 // The choice for a shape nobody tuned, informed by the shapes that were. Measurements of the
 // nearest tuned problems (same device, layout and alignment class; distance in log2 of M, N, K)
-// calibrate the cost model per kernel instance — measured time over estimated time — and the
-// candidate with the lowest calibrated estimate for the new shape wins. Instances never measured
-// near the shape keep a pessimistic calibration, so measured-good kernels are preferred. With no
-// tuned neighbours this is the plain cost model (heuristic.hpp).
+// calibrate the cost model per (kernel instance, split-k mode) — measured time over estimated
+// time — and the candidate with the lowest calibrated estimate for the new shape wins. What was
+// never measured near the shape keeps a pessimistic calibration (75th percentile of its split
+// mode), so measured-good choices are preferred. With no tuned neighbours this is the plain cost
+// model (heuristic.hpp).
 #pragma once
 
 #include <functional>

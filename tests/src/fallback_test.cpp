@@ -90,5 +90,24 @@ TEST(Fallback, NearNeighboursOutweighFarOnes) {
   EXPECT_EQ(c.kernel, near_fast);
 }
 
+// Neighbours that measured one split-k mode slow steer the choice away from that mode, and
+// towards it when it measured fast: calibration is per (instance, split mode).
+TEST(Fallback, CalibratesEachSplitModeSeparately) {
+  const GemmProblem p = problem(256, 256, 8192);  // few tiles, long K: split-k candidates exist
+  const DeviceModel model = h100_model();
+  for (const SplitKMode fast : {SplitKMode::kSerial, SplitKMode::kParallel}) {
+    std::vector<NeighbourMeasurement> measured;
+    for (auto [m, n, k] : {std::tuple{256, 256, 4096}, std::tuple{256, 256, 16384}})
+      for (const KernelInstance* inst : nn_instances())
+        for (const SplitChoice split : split_candidates(inst->config, m, n, k, 132)) {
+          const double est = estimate_us(inst->config, 1, m, n, k, split, model);
+          measured.push_back({m, n, k, std::string(inst->name), split, split.mode == fast ? est : est * 10});
+        }
+    const KernelChoice c = choose_with_neighbours(p, h100_limits(), model, one_block, measured);
+    ASSERT_NE(c.kernel, nullptr);
+    EXPECT_EQ(c.split.mode, fast) << "fast mode " << split_mode_name(fast) << ", chose " << split_mode_name(c.split.mode);
+  }
+}
+
 }  // namespace
 }  // namespace autogemm
