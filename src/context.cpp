@@ -99,8 +99,14 @@ KernelChoice autogemmContext::fallback_choice(const GemmProblem& problem, int al
     return occupancy[i];
   };
   if (mode == RuntimeMode::kHeuristic) return choose_heuristic(problem, limits, model, occ);
-  const auto measured = tuned_measurements(db_paths, signature, problem.op_a == Op::N ? 'n' : 't',
-                                           problem.op_b == Op::N ? 'n' : 't', align);
+  const char ta = problem.op_a == Op::N ? 'n' : 't', tb = problem.op_b == Op::N ? 'n' : 't';
+  auto measured = tuned_measurements(db_paths, signature, ta, tb, align);
+  if (measured.empty()) {
+    // Nothing tuned in this alignment class (tuning uses aligned buffers, so scalar-class problems
+    // usually have none): borrow the other class's measurements, each credited to its twin, the
+    // instance with the same tiles and pipeline in this class.
+    measured = credit_to_twins(tuned_measurements(db_paths, signature, ta, tb, align == 4 ? 1 : 4), align);
+  }
   return choose_with_neighbours(problem, limits, model, occ, measured);
 }
 

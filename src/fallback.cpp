@@ -19,6 +19,20 @@ double log_distance(int m0, int n0, int k0, int m1, int n1, int k1) {
 
 }  // namespace
 
+std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align) {
+  std::vector<NeighbourMeasurement> out;
+  for (NeighbourMeasurement& x : measured) {
+    const auto config = parse_kernel_name(x.kernel);
+    if (!config) continue;
+    KernelConfig twin = *config;
+    twin.align = align;
+    if (!is_valid(twin) || find_kernel(kernel_name(twin)) == nullptr) continue;
+    x.kernel = kernel_name(twin);
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
 KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
                                     const std::function<int(size_t)>& occupancy,
                                     const std::vector<NeighbourMeasurement>& measured) {

@@ -23,6 +23,11 @@ struct NeighbourMeasurement {
   double median_us = 0;
 };
 
+/// Measurements of one alignment class credited to the twin instances (same tiles and pipeline) of
+/// class `align`; those without a compiled twin are dropped. For problems whose own class has no
+/// tuned neighbours (tuning uses aligned buffers, so scalar-class problems usually have none).
+std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align);
+
 /// How many tuned problems inform a choice.
 inline constexpr int kFallbackNeighbours = 4;
 

@@ -109,5 +109,28 @@ TEST(Fallback, CalibratesEachSplitModeSeparately) {
   }
 }
 
+TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {
+  // Every compiled align4 instance whose align1 twin is compiled maps onto that twin; others drop.
+  std::vector<NeighbourMeasurement> aligned;
+  size_t twins = 0;
+  for (const auto& k : kernel_registry()) {
+    if (k.config.align != 4) continue;
+    aligned.push_back({64, 64, 64, std::string(k.name), {1, SplitKMode::kNone}, 10.0});
+    KernelConfig t = k.config;
+    t.align = 1;
+    twins += find_kernel(kernel_name(t)) != nullptr;
+  }
+  aligned.push_back({64, 64, 64, "not_a_kernel", {1, SplitKMode::kNone}, 1.0});
+  const auto scalar = credit_to_twins(aligned, 1);
+  ASSERT_EQ(scalar.size(), twins);
+  ASSERT_GT(twins, 0u);
+  for (const auto& x : scalar) {
+    const auto c = parse_kernel_name(x.kernel);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->align, 1);
+    EXPECT_EQ(x.median_us, 10.0);
+  }
+}
+
 }  // namespace
 }  // namespace autogemm
