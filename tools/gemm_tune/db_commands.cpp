@@ -24,6 +24,19 @@ std::string read_file(const std::string& path) {
   return s.str();
 }
 
+// "n,t,3072,3072,3072,4" -> the problem key; throws DbError naming the text otherwise.
+db::ProblemKey parse_problem_key(const std::string& text) {
+  db::ProblemKey key;
+  int used = 0;
+  if (std::sscanf(text.c_str(), "%c,%c,%d,%d,%d,%d%n", &key.transa, &key.transb, &key.m, &key.n, &key.k, &key.align,
+                  &used) != 6 ||
+      used != static_cast<int>(text.size()) || (key.transa != 'n' && key.transa != 't') ||
+      (key.transb != 'n' && key.transb != 't') || key.m <= 0 || key.n <= 0 || key.k <= 0 ||
+      (key.align != 1 && key.align != 4))
+    throw db::DbError("--problem '" + text + "' is not TRANSA,TRANSB,M,N,K,ALIGN (n|t, n|t, positive sizes, 1|4)");
+  return key;
+}
+
 db::Filter make_filter(const std::string& device, const std::string& dtype) {
   db::Filter f;
   f.device_key = device;
@@ -47,10 +60,12 @@ int guarded(const char* command, F&& body) {
 Command add_export_command(CLI::App& app) {
   auto* sub = app.add_subcommand("export", "Write the tuning table (all rows or filtered) as JSON or CSV");
   struct Opts {
-    std::string db, format = "json", output, device, dtype;
+    std::string db, format = "json", output, device, dtype, problem;
   };
   auto o = std::make_shared<Opts>();
   sub->add_option("--db", o->db, "Database file (default: $AUTOGEMM_DB or the XDG user database)");
+  sub->add_option("--problem", o->problem,
+                  "Only this problem: TRANSA,TRANSB,M,N,K,ALIGN of the column-major call, e.g. n,n,3072,3072,3072,4");
   sub->add_option("--format", o->format, "json or csv")->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
   sub->add_option("-o,--output", o->output, "Output file (default: standard output)");
   sub->add_option("--device", o->device, "Only this device signature (see 'gemm-tune db devices')");
@@ -58,8 +73,10 @@ Command add_export_command(CLI::App& app) {
   return {sub, [o]() {
     return guarded("export", [&] {
       const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
+      db::Filter filter = make_filter(o->device, o->dtype);
+      if (!o->problem.empty()) filter.problem = parse_problem_key(o->problem);
       db::TuningDb database(path, db::OpenMode::kReadOnly);
-      const auto rows = database.entries(make_filter(o->device, o->dtype));
+      const auto rows = database.entries(filter);
       const std::string text = o->format == "csv" ? db::to_csv(rows) : db::to_json(rows);
       if (o->output.empty()) {
         std::cout << text;
