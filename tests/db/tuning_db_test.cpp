@@ -307,11 +307,6 @@ TEST(TuningDb, DefaultPathFollowsEnvironment) {
   old_xdg ? setenv("XDG_DATA_HOME", saved_xdg.c_str(), 1) : unsetenv("XDG_DATA_HOME");
 }
 
-}  // namespace
-}  // namespace autogemm::db::testing
-
-namespace autogemm::db::testing {
-namespace {
 
 TEST(TuningDb, PrunedCandidatesAndResume) {
   ScratchDir dir;

@@ -22,11 +22,6 @@ TEST(ShapeSets, ParseShape) {
     EXPECT_FALSE(parse_shape(bad).has_value()) << bad;
 }
 
-}  // namespace
-}  // namespace autogemm
-
-namespace autogemm {
-namespace {
 
 TEST(ShapeSets, TransformerSet) {
   const auto t = named_shape_set("transformer");
