@@ -84,7 +84,10 @@ KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align
   const auto entry = find_tuned(db_paths, signature, key, nullptr, db_paths_explicit);
   if (!entry) return {};
   const KernelInstance* kernel = find_kernel(entry->candidate.kernel);  // non-null: find_tuned checked
-  const SplitChoice split{entry->candidate.splits, parse_split_mode(entry->candidate.split_mode)};
+  const std::string& mode = entry->candidate.split_mode;
+  const SplitChoice split{entry->candidate.splits, mode == "serial"     ? SplitKMode::kSerial
+                                                   : mode == "parallel" ? SplitKMode::kParallel
+                                                                        : SplitKMode::kNone};
   if (kernel == nullptr || !can_implement(*kernel, problem, limits)) return {};
   return {kernel, split, 0.0, "tuned"};
 }

@@ -102,10 +102,4 @@ const char* split_mode_name(SplitKMode mode) {
   return "unknown";
 }
 
-SplitKMode parse_split_mode(std::string_view name) {
-  if (name == "serial") return SplitKMode::kSerial;
-  if (name == "parallel") return SplitKMode::kParallel;
-  return SplitKMode::kNone;
-}
-
 }  // namespace autogemm

@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
-#include <string_view>
 
 #include "gemm_params.hpp"
 #include "registry.hpp"
@@ -81,9 +80,7 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
 cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split, const Workspace& ws,
                 cudaStream_t stream);
 
-/// Key words for logs and the database ("none", "serial", "parallel"), and back; words the
-/// database does not allow (its CHECK constraint) map to kNone.
+/// Key words for logs and the database.
 const char* split_mode_name(SplitKMode mode);
-SplitKMode parse_split_mode(std::string_view name);
 
 }  // namespace autogemm

@@ -15,7 +15,6 @@
 #include "commands.hpp"
 #include "context.hpp"
 #include "problem_data.hpp"
-#include "provenance.hpp"
 #include "registry.hpp"
 #include "timing.hpp"
 
@@ -36,17 +35,24 @@ std::string run_text(const char* cmd) {
 nlohmann::json device_info(int device) {
   cudaDeviceProp p{};
   cudaGetDeviceProperties(&p, device);
-  const db::Provenance prov = current_provenance(device);
+  int driver = 0, runtime = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  std::string uuid = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(p.uuid.bytes[i]));
+    uuid += hex;
+    if (i == 3 || i == 5 || i == 7 || i == 9) uuid += '-';
+  }
   return {{"name", p.name},
-          {"uuid", prov.gpu_uuid},
+          {"uuid", uuid},
           {"compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
           {"sm_count", p.multiProcessorCount},
           {"l2_bytes", p.l2CacheSize},
           {"memory_bytes", p.totalGlobalMem},
-          {"cuda_driver_api", prov.driver_version},
-          {"cuda_runtime", prov.runtime_version},
-          {"sm_clock_mhz", prov.sm_clock_mhz},
-          {"mem_clock_mhz", prov.mem_clock_mhz},
+          {"cuda_driver_api", driver},
+          {"cuda_runtime", runtime},
           {"nvidia_smi", run_text("nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.max.sm,clocks.mem,"
                                   "power.limit,temperature.gpu --format=csv,noheader 2>/dev/null")}};
 }
