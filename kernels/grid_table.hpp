@@ -17,12 +17,14 @@ struct PipelineChoice {
   int bk, stages, min_blocks;
 };
 
-/// Block / warp / thread tiles, from 32x32 (64 threads) to 256x128 (256 threads).
+/// Block / warp / thread tiles, from 32x32 (64 threads) to 256x128 (256 threads), plus two skinny
+/// tiles (128x16, 16x128) for outputs a few columns or rows wide (M <= 32 row-major problems), where
+/// a 32-wide tile computes mostly zeros.
 inline constexpr TileShape kTileShapes[] = {
     {32, 32, 32, 16, 4, 4},    {32, 64, 32, 32, 4, 8},   {64, 32, 32, 32, 8, 4},    {64, 64, 32, 32, 4, 8},
     {64, 64, 64, 32, 8, 8},    {128, 32, 32, 32, 8, 4},  {32, 128, 32, 32, 4, 8},   {128, 64, 64, 32, 8, 8},
     {64, 128, 32, 64, 8, 8},   {128, 128, 64, 32, 8, 8}, {128, 128, 64, 64, 8, 16}, {256, 64, 64, 32, 8, 8},
-    {256, 128, 64, 64, 8, 16},
+    {256, 128, 64, 64, 8, 16}, {128, 16, 32, 16, 4, 4},  {16, 128, 16, 32, 4, 4},
 };
 
 /// K depth, cp.async stages and __launch_bounds__ min blocks tried with every tile shape.

@@ -65,21 +65,38 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
   }
 }
 
-/// Reads the T fragment values of column kk of a shared tile for one lane.
+/// Number of k-steps whose fragments are read together: a K-major tile row holds them in one float4.
+inline constexpr int kFragSteps = 4;
+
+/// Reads the T fragment values of columns k4 .. k4+3 of a shared tile for one lane: f[q][i] is element
+/// i of k-step k4 + q. X-major tiles: one float4 per 4 fragment elements and k-step. K-major tiles:
+/// one float4 per fragment element, covering the 4 k-steps (rows are 16-byte aligned and the padded
+/// stride keeps 8 adjacent rows on distinct 4-bank groups), so neither layout issues scalar LDS.
 template <int T, int kLanes, int X, int BK, bool kKMajor>
-__device__ __forceinline__ void load_fragment(float (&f)[T], const float* s, int warp_x0, int lane_x, int kk) {
+__device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const float* s, int warp_x0, int lane_x,
+                                               int k4) {
   if constexpr (kKMajor) {
 #pragma unroll
-    for (int i = 0; i < T; ++i) f[i] = s[(warp_x0 + frag_x<true, kLanes>(i, lane_x)) * (BK + kKMajorPad) + kk];
+    for (int i = 0; i < T; ++i) {
+      const float4 v =
+          *reinterpret_cast<const float4*>(s + (warp_x0 + frag_x<true, kLanes>(i, lane_x)) * (BK + kKMajorPad) + k4);
+      f[0][i] = v.x;
+      f[1][i] = v.y;
+      f[2][i] = v.z;
+      f[3][i] = v.w;
+    }
   } else {
 #pragma unroll
-    for (int q = 0; q < T / 4; ++q) {
-      const float4 v = *reinterpret_cast<const float4*>(s + kk * X + warp_x0 + frag_x<false, kLanes>(q * 4, lane_x));
-      f[q * 4 + 0] = v.x;
-      f[q * 4 + 1] = v.y;
-      f[q * 4 + 2] = v.z;
-      f[q * 4 + 3] = v.w;
-    }
+    for (int q = 0; q < kFragSteps; ++q)
+#pragma unroll
+      for (int c = 0; c < T / 4; ++c) {
+        const float4 v =
+            *reinterpret_cast<const float4*>(s + (k4 + q) * X + warp_x0 + frag_x<false, kLanes>(c * 4, lane_x));
+        f[q][c * 4 + 0] = v.x;
+        f[q][c * 4 + 1] = v.y;
+        f[q][c * 4 + 2] = v.z;
+        f[q][c * 4 + 3] = v.w;
+      }
   }
 }
 
@@ -158,14 +175,16 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     const float* sa = smem_a + (kt % S) * kAStage;
     const float* sb = smem_b + (kt % S) * kBStage;
 #pragma unroll
-    for (int kk = 0; kk < BK; ++kk) {
-      float fa[TM], fb[TN];
-      load_fragment<TM, C.lanes_m(), BM, BK, kAK>(fa, sa, warp_m0, lane_m, kk);
-      load_fragment<TN, C.lanes_n(), BN, BK, kBK>(fb, sb, warp_n0, lane_n, kk);
+    for (int k4 = 0; k4 < BK; k4 += kFragSteps) {
+      float fa[kFragSteps][TM], fb[kFragSteps][TN];
+      load_fragments<TM, C.lanes_m(), BM, BK, kAK>(fa, sa, warp_m0, lane_m, k4);
+      load_fragments<TN, C.lanes_n(), BN, BK, kBK>(fb, sb, warp_n0, lane_n, k4);
 #pragma unroll
-      for (int i = 0; i < TM; ++i)
+      for (int q = 0; q < kFragSteps; ++q)
 #pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[i], fb[j], acc[i][j]);
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
     }
   }
   cp_async_wait<0>();

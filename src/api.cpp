@@ -1,5 +1,6 @@
 // The C API entry points: validate, convert to the internal problem, choose, run; every exception
 // becomes a status here and nowhere else (nothing throws across the C boundary).
+#include <cmath>
 #include <new>
 
 #include "autogemm/autogemm.h"
@@ -94,14 +95,26 @@ extern "C" autogemmStatus_t autogemmGetDevice(autogemmHandle_t handle, int* devi
 
 extern "C" autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMode_t mode) {
   if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetMode: invalid handle");
-  if (mode != AUTOGEMM_MODE_TUNED && mode != AUTOGEMM_MODE_HEURISTIC)
-    return fail(AUTOGEMM_STATUS_INVALID_VALUE,
-                "autogemmSetMode: mode = " + std::to_string(static_cast<int>(mode)) + " is not TUNED (0) or HEURISTIC (1)");
+  if (mode != AUTOGEMM_MODE_TUNED && mode != AUTOGEMM_MODE_HEURISTIC && mode != AUTOGEMM_MODE_ONLINE)
+    return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmSetMode: mode = " + std::to_string(static_cast<int>(mode)) +
+                                                   " is not TUNED (0), HEURISTIC (1) or ONLINE (2)");
   {
     std::lock_guard lock(handle->mutex);
-    handle->mode = mode == AUTOGEMM_MODE_TUNED ? RuntimeMode::kTuned : RuntimeMode::kHeuristic;
+    handle->mode = mode == AUTOGEMM_MODE_TUNED       ? RuntimeMode::kTuned
+                   : mode == AUTOGEMM_MODE_HEURISTIC ? RuntimeMode::kHeuristic
+                                                     : RuntimeMode::kOnline;
   }
   handle->clear_choices();
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmSetOnlineBudget(autogemmHandle_t handle, double milliseconds) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetOnlineBudget: invalid handle");
+  if (!(milliseconds >= 0) || !std::isfinite(milliseconds))
+    return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmSetOnlineBudget: milliseconds = " +
+                                                   std::to_string(milliseconds) + " is not a finite number >= 0");
+  std::lock_guard lock(handle->mutex);
+  handle->online_budget_ms = milliseconds;
   return AUTOGEMM_STATUS_SUCCESS;
 }
 

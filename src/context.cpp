@@ -5,6 +5,7 @@
 
 #include "fallback.hpp"
 #include "logging.hpp"
+#include "online_tuner.hpp"
 #include "record_untuned.hpp"
 #include "status.hpp"
 #include "tuned_lookup.hpp"
@@ -45,6 +46,7 @@ autogemmContext::autogemmContext(int dev) : device(dev) {
   db_paths = tuning_db_search_path();
   db_paths_explicit = std::getenv("AUTOGEMM_DB") != nullptr;
   if (const char* record = std::getenv("AUTOGEMM_RECORD_UNTUNED"); record != nullptr) record_untuned_path = record;
+  online_budget_ms = online_budget_ms_from_env();
 }
 
 autogemmContext::~autogemmContext() {
@@ -58,7 +60,23 @@ KernelChoice autogemmContext::choose(const GemmProblem& problem) {
   std::lock_guard lock(mutex);
   if (const auto it = choices.find(key); it != choices.end()) return it->second;
   KernelChoice choice;
-  if (mode == RuntimeMode::kTuned) choice = tuned_choice(problem, key.align);
+  if (mode != RuntimeMode::kHeuristic) choice = tuned_choice(problem, key.align);
+  if (choice.kernel == nullptr && mode == RuntimeMode::kOnline) {
+    // Tuning synchronises and allocates, which stream capture forbids: a captured first call gets
+    // the fallback, uncached, and the first call outside capture tunes.
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    AUTOGEMM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (capture != cudaStreamCaptureStatusNone) {
+      choice = fallback_choice(problem, key.align);
+      if (choice.kernel != nullptr) {
+        logger().debug("choice m={} n={} k={} {} align{}: stream is capturing, fallback {} until tuned", problem.m,
+                       problem.n, problem.k, layout_code(problem.op_a, problem.op_b), key.align, choice.kernel->name);
+        return choice;
+      }
+    } else {
+      choice = online_choice(problem, key.align);
+    }
+  }
   if (choice.kernel == nullptr) {
     choice = fallback_choice(problem, key.align);
     if (choice.kernel != nullptr && !record_untuned_path.empty())
@@ -93,12 +111,46 @@ KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align
 }
 
 KernelChoice autogemmContext::fallback_choice(const GemmProblem& problem, int align) {
+  const auto ranked = fallback_ranking(problem, align);
+  return ranked.empty() ? KernelChoice{} : ranked.front();
+}
+
+KernelChoice autogemmContext::online_choice(const GemmProblem& problem, int align) {
+  const auto ranked = fallback_ranking(problem, align);
+  if (ranked.empty()) return {};
+  OnlineOptions options;
+  options.budget_ms = online_budget_ms;
+  OnlineReport report;
+  try {
+    report = tune_online(problem, ranked, stream, device, signature, options);
+  } catch (const StatusError& e) {
+    cudaGetLastError();  // an allocation failure must not stay the thread's last CUDA error
+    logger().warn("online tuning of m={} n={} k={} {} failed ({}); using the untuned choice", problem.m, problem.n,
+                  problem.k, layout_code(problem.op_a, problem.op_b), e.what());
+    return ranked.front();
+  }
+  if (!report.entries.empty() && !db_paths.empty()) {
+    try {
+      // The default user database is created on first write; a path the user named must have its folder.
+      db::TuningDb db(db_paths.front(), db::OpenMode::kReadWrite, /*create_parent=*/!db_paths_explicit);
+      db.record(report.entries);
+    } catch (const db::DbError& e) {
+      logger().warn("online tuning: could not store {} measurements: {}", report.entries.size(), e.what());
+    }
+  }
+  logger().debug("online tuning m={} n={} k={} {} align{}: {} candidates measured ({} failed) in {:.3f} s", problem.m,
+                 problem.n, problem.k, layout_code(problem.op_a, problem.op_b), align, report.measured,
+                 report.failed, report.seconds);
+  return report.best.kernel != nullptr ? report.best : ranked.front();
+}
+
+std::vector<KernelChoice> autogemmContext::fallback_ranking(const GemmProblem& problem, int align) {
   const auto& registry = kernel_registry();
   auto occ = [&](size_t i) {
     if (occupancy[i] < 0) occupancy[i] = query_occupancy(registry[i]);
     return occupancy[i];
   };
-  if (mode == RuntimeMode::kHeuristic) return choose_heuristic(problem, limits, model, occ);
+  if (mode == RuntimeMode::kHeuristic) return rank_heuristic(problem, limits, model, occ);
   const char ta = problem.op_a == Op::N ? 'n' : 't', tb = problem.op_b == Op::N ? 'n' : 't';
   auto measured = tuned_measurements(db_paths, signature, ta, tb, align);
   if (measured.empty()) {
@@ -107,7 +159,7 @@ KernelChoice autogemmContext::fallback_choice(const GemmProblem& problem, int al
     // instance with the same tiles and pipeline in this class.
     measured = credit_to_twins(tuned_measurements(db_paths, signature, ta, tb, align == 4 ? 1 : 4), align);
   }
-  return choose_with_neighbours(problem, limits, model, occ, measured);
+  return rank_with_neighbours(problem, limits, model, occ, measured);
 }
 
 void autogemmContext::clear_choices() {

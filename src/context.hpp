@@ -63,6 +63,7 @@ struct autogemmContext {
   std::vector<std::string> db_paths;  // searched in order
   bool db_paths_explicit = false;     // named by the user: a missing file is warned about
   std::string record_untuned_path;    // empty: off
+  double online_budget_ms = 500;      // AUTOGEMM_ONLINE_BUDGET_MS / autogemmSetOnlineBudget
   void* user_workspace = nullptr;     // set by autogemmSetWorkspace; used instead of growing our own
   size_t user_workspace_bytes = 0;
   std::vector<int> occupancy;  // per registry index; -1 = not queried yet
@@ -76,13 +77,21 @@ struct autogemmContext {
   ~autogemmContext();
 
   /// The choice for `problem`, cached per key: a tuned entry from the databases when one exists for
-  /// this device signature (unless AUTOGEMM_MODE=heuristic), else the cost model's pick.
+  /// this device signature (unless AUTOGEMM_MODE=heuristic), else in online mode a choice measured
+  /// now (outside stream capture), else the cost model's pick.
   /// Throws StatusError(NOT_SUPPORTED) when no compiled kernel implements the problem.
   autogemm::KernelChoice choose(const autogemm::GemmProblem& problem);
   /// The tuned entry for `problem`, or an empty choice.
   autogemm::KernelChoice tuned_choice(const autogemm::GemmProblem& problem, int align);
-  /// The choice for an untuned problem: the cost model calibrated by tuned neighbours.
+  /// The candidates for an untuned problem, best first: the cost model calibrated by tuned
+  /// neighbours (heuristic mode: the plain cost model).
+  std::vector<autogemm::KernelChoice> fallback_ranking(const autogemm::GemmProblem& problem, int align);
+  /// The front of fallback_ranking.
   autogemm::KernelChoice fallback_choice(const autogemm::GemmProblem& problem, int align);
+  /// Online mode: measures the leading fallback candidates on the caller's data, stores them in the
+  /// first database of the search path, and returns the fastest (the fallback's choice when
+  /// tuning fails). Synchronises the handle's stream.
+  autogemm::KernelChoice online_choice(const autogemm::GemmProblem& problem, int align);
   /// Forgets cached choices (after a settings change).
   void clear_choices();
   /// A workspace of at least `needs`, grown on this handle's stream when too small.

@@ -33,10 +33,10 @@ std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasureme
   return out;
 }
 
-KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
-                                    const std::function<int(size_t)>& occupancy,
-                                    const std::vector<NeighbourMeasurement>& measured) {
-  if (measured.empty()) return choose_heuristic(problem, limits, model, occupancy);
+std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits,
+                                               const DeviceModel& model, const std::function<int(size_t)>& occupancy,
+                                               const std::vector<NeighbourMeasurement>& measured) {
+  if (measured.empty()) return rank_heuristic(problem, limits, model, occupancy);
 
   // The nearest tuned problems, each weighted by closeness.
   std::map<std::tuple<int, int, int>, double> distance;
@@ -78,7 +78,7 @@ KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimi
     by_mode[key.second.second].push_back(r);
     all.push_back(r);
   }
-  if (all.empty()) return choose_heuristic(problem, limits, model, occupancy);
+  if (all.empty()) return rank_heuristic(problem, limits, model, occupancy);
   // Pessimistic defaults for what was not measured near the shape: the 75th percentile of the
   // same split mode's ratios, else of all ratios.
   auto percentile75 = [](std::vector<double> v) {
@@ -89,28 +89,27 @@ KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimi
   std::map<int, double> unmeasured_mode;
   for (const auto& [mode, v] : by_mode) unmeasured_mode[mode] = percentile75(v);
 
-  KernelChoice best;
-  double best_time = 0;
-  for (size_t i = 0; i < registry.size(); ++i) {
-    const KernelInstance& kernel = registry[i];
-    if (!can_implement(kernel, problem, limits)) continue;
-    const int occ = occupancy(i);
-    if (occ <= 0) continue;
-    for (const SplitChoice split : split_candidates(kernel.config, problem.m, problem.n, problem.k, limits.sm_count)) {
-      const int mode = static_cast<int>(split.mode);
-      const auto s = sums.find(Key{i, mode});
-      const auto m = unmeasured_mode.find(mode);
-      const double calibration = s != sums.end()   ? s->second.first / s->second.second
-                                 : m != unmeasured_mode.end() ? m->second
-                                                              : unmeasured;
-      const double t = calibration * estimate_us(kernel.config, occ, problem.m, problem.n, problem.k, split, model);
-      if (best.kernel == nullptr || t < best_time) {
-        best = {&kernel, split, t, "fallback"};
-        best_time = t;
-      }
-    }
+  // The heuristic's candidates, re-priced by their calibration.
+  std::vector<KernelChoice> ranked = rank_heuristic(problem, limits, model, occupancy);
+  for (KernelChoice& c : ranked) {
+    const size_t i = static_cast<size_t>(c.kernel - registry.data());
+    const int mode = static_cast<int>(c.split.mode);
+    const auto s = sums.find(Key{i, mode});
+    const auto m = unmeasured_mode.find(mode);
+    const double calibration = s != sums.end()                ? s->second.first / s->second.second
+                               : m != unmeasured_mode.end() ? m->second
+                                                            : unmeasured;
+    c.estimate_us *= calibration;
   }
-  return best;
+  sort_by_estimate(ranked);
+  return ranked;
+}
+
+KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
+                                    const std::function<int(size_t)>& occupancy,
+                                    const std::vector<NeighbourMeasurement>& measured) {
+  const auto ranked = rank_with_neighbours(problem, limits, model, occupancy, measured);
+  return ranked.empty() ? KernelChoice{} : ranked.front();
 }
 
 }  // namespace autogemm

@@ -31,8 +31,15 @@ std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasureme
 /// How many tuned problems inform a choice.
 inline constexpr int kFallbackNeighbours = 4;
 
-/// `measured` holds the passed-check measurements of problems with the new problem's layout and
-/// alignment class on this device. `occupancy(index)` as in choose_heuristic.
+/// Every candidate for `problem` by calibrated estimate, cheapest first (rank_heuristic when nothing
+/// was measured). `measured` holds the passed-check measurements of problems with the new
+/// problem's layout and alignment class on this device. `occupancy(index)` as in rank_heuristic.
+/// Candidates are those of rank_heuristic: parallel split-k only (see split_candidates).
+std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits,
+                                               const DeviceModel& model, const std::function<int(size_t)>& occupancy,
+                                               const std::vector<NeighbourMeasurement>& measured);
+
+/// The front of rank_with_neighbours; kernel == nullptr when nothing implements the problem.
 KernelChoice choose_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
                                     const std::function<int(size_t)>& occupancy,
                                     const std::vector<NeighbourMeasurement>& measured);

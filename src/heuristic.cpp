@@ -1,6 +1,8 @@
 // See heuristic.hpp.
 #include "heuristic.hpp"
 
+#include <algorithm>
+
 #include "status.hpp"
 
 namespace autogemm {
@@ -14,21 +16,32 @@ int query_occupancy(const KernelInstance& kernel) {
   return blocks;
 }
 
-KernelChoice choose_heuristic(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
-                              const std::function<int(size_t)>& occupancy) {
-  KernelChoice best;
+void sort_by_estimate(std::vector<KernelChoice>& choices) {
+  std::stable_sort(choices.begin(), choices.end(),
+                   [](const KernelChoice& a, const KernelChoice& b) { return a.estimate_us < b.estimate_us; });
+}
+
+std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
+                                         const DeviceModel& model, const std::function<int(size_t)>& occupancy) {
+  std::vector<KernelChoice> ranked;
   const auto& registry = kernel_registry();
   for (size_t i = 0; i < registry.size(); ++i) {
     const KernelInstance& kernel = registry[i];
     if (!can_implement(kernel, problem, limits)) continue;
     const int occ = occupancy(i);
     if (occ <= 0) continue;  // registers or shared memory do not fit on this device
-    for (const SplitChoice split : split_candidates(kernel.config, problem.m, problem.n, problem.k, limits.sm_count)) {
-      const double t = estimate_us(kernel.config, occ, problem.m, problem.n, problem.k, split, model);
-      if (best.kernel == nullptr || t < best.estimate_us) best = {&kernel, split, t};
-    }
+    for (const SplitChoice split : split_candidates(kernel.config, problem.m, problem.n, problem.k, limits.sm_count,
+                                                    SplitModes::kParallelOnly))
+      ranked.push_back({&kernel, split, estimate_us(kernel.config, occ, problem.m, problem.n, problem.k, split, model)});
   }
-  return best;
+  sort_by_estimate(ranked);
+  return ranked;
+}
+
+KernelChoice choose_heuristic(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
+                              const std::function<int(size_t)>& occupancy) {
+  const auto ranked = rank_heuristic(problem, limits, model, occupancy);
+  return ranked.empty() ? KernelChoice{} : ranked.front();
 }
 
 }  // namespace autogemm

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "cost_model.hpp"
 #include "operation.hpp"
@@ -13,13 +14,21 @@ struct KernelChoice {
   const KernelInstance* kernel = nullptr;
   SplitChoice split;
   double estimate_us = 0.0;        // the cost model's estimate (0 for tuned choices)
-  const char* source = "fallback";  // "tuned" (from a database) or "fallback" (cost model)
+  const char* source = "fallback";  // "tuned" (a database), "fallback" (cost model) or "online"
 };
 
-/// `occupancy(index)` returns the blocks per SM of registry entry `index` (0 = cannot run).
-/// Returns a choice with kernel == nullptr when no compiled instance can implement the problem.
+/// Every (instance, split-k) pair that can implement the problem, by the cost model's estimate,
+/// cheapest first. `occupancy(index)` returns the blocks per SM of registry entry `index`
+/// (0 = cannot run). Empty when no compiled instance can implement the problem.
+std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
+                                         const DeviceModel& model, const std::function<int(size_t)>& occupancy);
+
+/// The front of rank_heuristic; kernel == nullptr when nothing implements the problem.
 KernelChoice choose_heuristic(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
                               const std::function<int(size_t)>& occupancy);
+
+/// Sorts choices by estimate, cheapest first (stable: ties keep registry order).
+void sort_by_estimate(std::vector<KernelChoice>& choices);
 
 /// Blocks per SM the device grants `kernel` (raises its dynamic shared-memory limit first).
 /// Must be called with the kernel's device current.

@@ -1,5 +1,6 @@
 // How the library picks kernels, from AUTOGEMM_MODE: tuned (default: databases, then the untuned
-// choice) or heuristic (databases ignored). Unknown words warn and fall back to tuned.
+// choice), heuristic (databases ignored) or online (databases, else tune on the first call and store
+// the result). Unknown words warn and fall back to tuned.
 #pragma once
 
 #include <optional>
@@ -7,7 +8,7 @@
 
 namespace autogemm {
 
-enum class RuntimeMode { kTuned, kHeuristic };
+enum class RuntimeMode { kTuned, kHeuristic, kOnline };
 
 /// nullopt for a word that is not a mode.
 std::optional<RuntimeMode> parse_runtime_mode(std::string_view text);

@@ -9,8 +9,11 @@
 #   overhead: host time per call of a 64^3 GEMM against cuBLAS; fallback: the seed shapes tuned in
 #   all layouts, then tools/fallback_problems.csv benchmarked through the untuned fallback;
 #   fallback_exhaustive: the same problems tuned --exhaustive (--shape-time $FALLBACK_SHAPE_TIME, 12 s).
+#   perf (after tune): the perf set (4096^3 and odd sizes) tuned in all four layouts into the tune
+#   step's database, then benchmarked with it; profile (after tune): Nsight Compute sections of the
+#   tuned 3072^3 kernel.
 #   steps: info tests sanitize selfcheck bench tune exhaustive overhead fallback fallback_exhaustive
-#   (default: the first five)
+#   perf profile (default: the first five)
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -53,6 +56,17 @@ for step in "${steps[@]}"; do
         --json "$out/bench_seed_tuned.json"
       # A read-write open closes last, folding the WAL into the file: the database comes back whole.
       "$build/tools/gemm-tune" db check --db "$out/tuned.sqlite3" >>"$out/tune.log" 2>&1 ;;
+    perf)
+      run tune_perf "$build/tools/gemm-tune" tune --set perf --layout all --db "$out/tuned.sqlite3" \
+        --json "$out/tune_perf.json" --quiet
+      AUTOGEMM_DB="$out/tuned.sqlite3" run bench_perf "$build/tools/gemm-tune" bench --set perf --layout all \
+        --json "$out/bench_perf_tuned.json"
+      "$build/tools/gemm-tune" db check --db "$out/tuned.sqlite3" >>"$out/tune_perf.log" 2>&1 ;;
+    profile)
+      AUTOGEMM_DB="$out/tuned.sqlite3" run profile ncu --kernel-name regex:simt_sgemm --launch-skip 2 --launch-count 1 \
+        --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
+        --section LaunchStats --section MemoryWorkloadAnalysis \
+        "$build/tools/gemm-tune" bench --shape 3072,3072,3072 --max-reps 3 ;;
     overhead)
       run overhead "$build/tools/gemm-tune" overhead --json "$out/overhead.json" ;;
     fallback)

@@ -27,14 +27,15 @@ DeviceModel device_model(const DeviceLimits& limits) {
   return d;
 }
 
-std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count) {
+std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
+                                          SplitModes modes) {
   std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
   const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   if (tiles >= sm_count) return out;
   for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
     if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
     if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
-    out.push_back({s, SplitKMode::kSerial});
+    if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});
     out.push_back({s, SplitKMode::kParallel});
   }
   return out;
@@ -53,11 +54,13 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const long per_sm = (blocks + device.sm_count - 1) / device.sm_count;
   const long resident = std::min<long>(occ, per_sm);
 
-  // Inner loop: tm*tn FMAs per k step against the shared-memory reads that feed them
-  // (float4 reads for M/N-major tiles, scalar reads for K-major ones).
+  // Inner loop: tm*tn FMAs per k step against the instructions that feed them: float4 shared reads
+  // of the fragments (both layouts, kernels/simt_sgemm_multistage.cuh) and the cp.async copies of
+  // the block's tiles, 4 bytes each for align1 instances, 16 for align4.
   const double fma = c.tm * c.tn;
-  const double lds = (a_is_k_major(c.op_a) ? c.tm : c.tm / 4.0) + (b_is_k_major(c.op_b) ? c.tn : c.tn / 4.0);
-  const double inner_eff = fma / (fma + 1.5 * lds);
+  const double lds = (c.tm + c.tn) / 4.0;
+  const double copies = static_cast<double>(c.bm + c.bn) / (c.align * c.threads());
+  const double inner_eff = fma / (fma + 1.5 * lds + 4.0 * copies);
   // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy.
   const double warps = static_cast<double>(resident) * c.threads() / 32.0;
   const double latency_eff = std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));

@@ -39,13 +39,13 @@ bool smi_clocks(int device, int& sm_mhz, int& mem_mhz) {
 
 }  // namespace
 
-db::Provenance current_provenance(int device) {
+db::Provenance current_provenance(int device, bool ask_nvidia_smi) {
   db::Provenance p;
   cudaDeviceProp prop{};
   if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) p.gpu_uuid = uuid_string(prop.uuid);
   cudaDriverGetVersion(&p.driver_version);
   cudaRuntimeGetVersion(&p.runtime_version);
-  if (!smi_clocks(device, p.sm_clock_mhz, p.mem_clock_mhz)) {
+  if (!ask_nvidia_smi || !smi_clocks(device, p.sm_clock_mhz, p.mem_clock_mhz)) {
     int khz = 0;
     cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device);
     p.sm_clock_mhz = khz / 1000;

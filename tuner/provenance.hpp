@@ -6,8 +6,9 @@
 
 namespace autogemm {
 
-/// Provenance of a measurement made now on `device`. Clocks come from nvidia-smi when it is
-/// installed (the clocks as found), else the device's maximum SM clock and 0 for memory.
-db::Provenance current_provenance(int device);
+/// Provenance of a measurement made now on `device`. Clocks come from nvidia-smi when asked and
+/// installed (the clocks as found; starting it takes tens of milliseconds), else the device's
+/// maximum SM clock and 0 for memory.
+db::Provenance current_provenance(int device, bool ask_nvidia_smi = true);
 
 }  // namespace autogemm

@@ -27,13 +27,20 @@ const std::vector<Shape>& transformer_shapes() {
   return shapes;
 }
 
+const std::vector<Shape>& perf_shapes() {
+  static const std::vector<Shape> shapes = {
+      {4096, 4096, 4096}, {1000, 1000, 1000}, {127, 3001, 1531}, {4096, 11008, 4096}};
+  return shapes;
+}
+
 std::optional<std::vector<Shape>> named_shape_set(std::string_view name) {
   if (name == "seed") return seed_shapes();
   if (name == "transformer") return transformer_shapes();
+  if (name == "perf") return perf_shapes();
   return std::nullopt;
 }
 
-std::vector<std::string> shape_set_names() { return {"seed", "transformer"}; }
+std::vector<std::string> shape_set_names() { return {"seed", "transformer", "perf"}; }
 
 std::optional<Shape> parse_shape(std::string_view text) {
   int v[3] = {0, 0, 0};

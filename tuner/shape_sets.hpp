@@ -21,7 +21,11 @@ const std::vector<Shape>& seed_shapes();
 /// QKV, attention output, MLP up and down.
 const std::vector<Shape>& transformer_shapes();
 
-/// A named set ("seed", "transformer"), or nullopt for an unknown name.
+/// The performance targets' shapes beyond the seed (issue 6): 4096^3, and the odd sizes
+/// 1000^3, 127x3001x1531 and 4096x11008x4096 (measured in all four layouts).
+const std::vector<Shape>& perf_shapes();
+
+/// A named set ("seed", "transformer", "perf"), or nullopt for an unknown name.
 std::optional<std::vector<Shape>> named_shape_set(std::string_view name);
 std::vector<std::string> shape_set_names();
 

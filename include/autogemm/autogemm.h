@@ -40,7 +40,9 @@ typedef struct autogemmContext* autogemmHandle_t;
 /** How a handle picks kernels (AUTOGEMM_MODE sets the default of new handles). */
 typedef enum {
   AUTOGEMM_MODE_TUNED = 0,     /**< tuned entry from the databases, else the untuned choice (default) */
-  AUTOGEMM_MODE_HEURISTIC = 1  /**< databases ignored: the cost model's choice only */
+  AUTOGEMM_MODE_HEURISTIC = 1, /**< databases ignored: the cost model's choice only */
+  AUTOGEMM_MODE_ONLINE = 2     /**< tuned entry, else tune on the first call (within the online budget),
+                                    store the result in the first database of the search path, use it */
 } autogemmMode_t;
 
 /** Creates a handle bound to the current CUDA device, with the default (legacy) stream. */
@@ -58,6 +60,12 @@ AUTOGEMM_API autogemmStatus_t autogemmGetDevice(autogemmHandle_t handle, int* de
 
 /** Sets how this handle picks kernels; clears its cached choices. */
 AUTOGEMM_API autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMode_t mode);
+/** Online mode: wall time the first call of an untuned problem may spend measuring candidates
+ *  (as AUTOGEMM_ONLINE_BUDGET_MS; default 500 ms). The untuned choice is always measured; 0 measures
+ *  only it. That first call synchronises the handle's stream; a first call made while the stream
+ *  is being captured into a CUDA Graph gets the untuned choice and tunes at the next call outside
+ *  capture. */
+AUTOGEMM_API autogemmStatus_t autogemmSetOnlineBudget(autogemmHandle_t handle, double milliseconds);
 /** Sets the tuning databases this handle searches, ':'-separated, first match wins (as AUTOGEMM_DB);
  *  NULL restores the default (AUTOGEMM_DB, else the user then the system database). Clears its
  *  cached choices. A file that cannot be read is skipped with one warning. */

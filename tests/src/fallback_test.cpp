@@ -95,7 +95,7 @@ TEST(Fallback, NearNeighboursOutweighFarOnes) {
 TEST(Fallback, CalibratesEachSplitModeSeparately) {
   const GemmProblem p = problem(256, 256, 8192);  // few tiles, long K: split-k candidates exist
   const DeviceModel model = h100_model();
-  for (const SplitKMode fast : {SplitKMode::kSerial, SplitKMode::kParallel}) {
+  for (const SplitKMode fast : {SplitKMode::kNone, SplitKMode::kParallel}) {
     std::vector<NeighbourMeasurement> measured;
     for (auto [m, n, k] : {std::tuple{256, 256, 4096}, std::tuple{256, 256, 16384}})
       for (const KernelInstance* inst : nn_instances())
@@ -107,6 +107,28 @@ TEST(Fallback, CalibratesEachSplitModeSeparately) {
     ASSERT_NE(c.kernel, nullptr);
     EXPECT_EQ(c.split.mode, fast) << "fast mode " << split_mode_name(fast) << ", chose " << split_mode_name(c.split.mode);
   }
+}
+
+// Serial split-k is never an untuned choice (it lost to parallel on every problem measured on the
+// H100, docs/kernels.md), even where a neighbour measured it fastest; the tuner still measures it.
+TEST(Fallback, NeverChoosesSerialSplitK) {
+  const GemmProblem p = problem(256, 256, 8192);
+  const DeviceModel model = h100_model();
+  std::vector<NeighbourMeasurement> measured;
+  for (const KernelInstance* inst : nn_instances())
+    for (const SplitChoice split : split_candidates(inst->config, 256, 256, 4096, 132)) {
+      const double est = estimate_us(inst->config, 1, 256, 256, 4096, split, model);
+      measured.push_back({256, 256, 4096, std::string(inst->name), split, split.mode == SplitKMode::kSerial ? est / 100 : est});
+    }
+  for (const KernelChoice& c : rank_with_neighbours(p, h100_limits(), model, one_block, measured))
+    EXPECT_NE(c.split.mode, SplitKMode::kSerial) << c.kernel->name;
+  for (const KernelChoice& c : rank_heuristic(p, h100_limits(), model, one_block))
+    EXPECT_NE(c.split.mode, SplitKMode::kSerial) << c.kernel->name;
+  bool tuner_sees_serial = false;
+  for (const KernelInstance* inst : nn_instances())
+    for (const SplitChoice split : split_candidates(inst->config, 256, 256, 8192, 132))
+      tuner_sees_serial |= split.mode == SplitKMode::kSerial;
+  EXPECT_TRUE(tuner_sees_serial);
 }
 
 TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {

@@ -98,6 +98,7 @@ TEST(RuntimeMode, Parse) {
   EXPECT_EQ(parse_runtime_mode("tuned"), RuntimeMode::kTuned);
   EXPECT_EQ(parse_runtime_mode(""), RuntimeMode::kTuned);
   EXPECT_EQ(parse_runtime_mode("heuristic"), RuntimeMode::kHeuristic);
+  EXPECT_EQ(parse_runtime_mode("online"), RuntimeMode::kOnline);
   EXPECT_FALSE(parse_runtime_mode("fast").has_value());
 }
 

@@ -22,12 +22,18 @@ TEST(ShapeSets, ParseShape) {
     EXPECT_FALSE(parse_shape(bad).has_value()) << bad;
 }
 
-
 TEST(ShapeSets, TransformerSet) {
   const auto t = named_shape_set("transformer");
   ASSERT_TRUE(t.has_value());
   EXPECT_EQ(t->size(), 8u);
   EXPECT_NE(std::find(t->begin(), t->end(), Shape{2048, 4096, 11008}), t->end());
+}
+
+TEST(ShapeSets, PerfSet) {
+  const auto p = named_shape_set("perf");
+  ASSERT_TRUE(p.has_value());
+  EXPECT_EQ(*p, (std::vector<Shape>{{4096, 4096, 4096}, {1000, 1000, 1000}, {127, 3001, 1531}, {4096, 11008, 4096}}));
+  EXPECT_EQ(shape_set_names(), (std::vector<std::string>{"seed", "transformer", "perf"}));
 }
 
 TEST(ShapeSets, ParseRange) {

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "context.hpp"
 #include "problem_data.hpp"
+#include "problem_selection.hpp"
 #include "registry.hpp"
 #include "timing.hpp"
 
@@ -66,50 +67,29 @@ void check_cublas(cublasStatus_t s, const char* what) {
 Command add_bench_command(CLI::App& app) {
   auto* sub = app.add_subcommand("bench", "Time autogemm's current choice against cuBLAS SGEMM (pedantic FP32)");
   struct Opts {
-    std::string set = "seed";
-    std::vector<std::string> shapes;
-    std::string layout = "nn";
-    std::string shapes_file;
+    ProblemSelection select;
     std::string json;
     int max_reps = 50;
   };
   auto o = std::make_shared<Opts>();
-  sub->add_option("--set", o->set, "Named shape set (seed)")->capture_default_str();
-  sub->add_option("--shape", o->shapes, "Row-major M,N,K (repeatable; replaces --set)");
-  sub->add_option("--layout", o->layout, "Ops of the column-major call: nn, nt, tn or tt")->capture_default_str();
-  sub->add_option("--shapes", o->shapes_file,
+  sub->add_option("--set", o->select.set, "Named shape set: " + shape_set_list() + " (default: seed)");
+  sub->add_option("--shape", o->select.shapes, "Row-major M,N,K (repeatable)");
+  sub->add_option("--range", o->select.ranges, "Sweep such as M=1..4096,N=3072,K=3072 (powers of two; repeatable)");
+  sub->add_option("--layout", o->select.layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
+      ->capture_default_str();
+  sub->add_option("--shapes", o->select.shapes_file,
                   "File of shapes (as gemm-tune tune --shapes; a CSV of column-major problems keeps its own layouts)");
   sub->add_option("--json", o->json, "Also write the results and provenance to this JSON file");
   sub->add_option("--max-reps", o->max_reps, "Timed repetitions at most per measurement")->capture_default_str();
   return {sub, [o]() -> int {
-    Op op_a, op_b;
-    if (!parse_layout(o->layout, op_a, op_b)) {
-      std::fprintf(stderr, "gemm-tune bench: --layout '%s' is not nn, nt, tn or tt\n", o->layout.c_str());
-      return 2;
-    }
+    ProblemSelection& sel = o->select;
+    if (sel.set.empty() && sel.shapes.empty() && sel.ranges.empty() && sel.shapes_file.empty()) sel.set = "seed";
     // Each problem with the label the user knows it by.
-    std::vector<std::pair<ColumnMajorProblem, std::string>> problems;
-    if (!o->shapes_file.empty()) {
-      try {
-        for (const auto& p : load_problems_file(o->shapes_file, op_a, op_b))
-          problems.emplace_back(p, "col " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k));
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "gemm-tune bench: %s\n", e.what());
-        return 2;
-      }
-    } else if (!o->shapes.empty()) {
-      for (const auto& text : o->shapes) {
-        const auto s = parse_shape(text);
-        if (!s) {
-          std::fprintf(stderr, "gemm-tune bench: --shape '%s' is not M,N,K with positive integers\n", text.c_str());
-          return 2;
-        }
-        problems.emplace_back(to_column_major(*s, op_a, op_b), to_string(*s));
-      }
-    } else if (auto set = named_shape_set(o->set)) {
-      for (const Shape& s : *set) problems.emplace_back(to_column_major(s, op_a, op_b), to_string(s));
-    } else {
-      std::fprintf(stderr, "gemm-tune bench: --set '%s' is not a known shape set (seed, transformer)\n", o->set.c_str());
+    std::vector<LabelledProblem> problems;
+    try {
+      problems = collect_problems(sel);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gemm-tune bench: %s\n", e.what());
       return 2;
     }
     if (!require_gpu("bench")) return 1;
@@ -135,8 +115,8 @@ Command add_bench_command(CLI::App& app) {
                   "split", "ag_us", "TFLOP/s", "cublas_us", "TFLOP/s", "speedup", "rel_err");
       int failures = 0;
       for (size_t i = 0; i < problems.size(); ++i) {
-        const ColumnMajorProblem& p = problems[i].first;
-        op_a = p.op_a, op_b = p.op_b;
+        const ColumnMajorProblem& p = problems[i].problem;
+        const Op op_a = p.op_a, op_b = p.op_b;
         const std::string layout = layout_code(op_a, op_b);
         ProblemData data(p, 7 + i);
         const float alpha = 1.0f, beta = 0.0f;
@@ -178,13 +158,13 @@ Command add_bench_command(CLI::App& app) {
             std::to_string(choice.split.splits) + (choice.split.mode == SplitKMode::kSerial     ? "s"
                                                    : choice.split.mode == SplitKMode::kParallel ? "p"
                                                                                                 : "");
-        std::printf("%-18s %-4s %-56s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e%s\n", problems[i].second.c_str(),
+        std::printf("%-18s %-4s %-56s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e%s\n", problems[i].label.c_str(),
                     layout.c_str(), std::string(choice.kernel->name).c_str(), split.c_str(), t_ag.median_us,
                     flops / t_ag.median_us / 1e6, t_cb.median_us, flops / t_cb.median_us / 1e6,
                     t_cb.median_us / t_ag.median_us, err_ag, ok ? "" : "  FAIL");
         // Row-major M, N, K of the column-major call (M = n, N = m), as the seed shapes are given.
         results.push_back({{"shape", {{"m", p.n}, {"n", p.m}, {"k", p.k}}},
-                           {"label", problems[i].second},
+                           {"label", problems[i].label},
                            {"layout", layout},
                            {"kernel", choice.kernel->name},
                            {"splits", choice.split.splits},

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "problem_selection.hpp"
 #include "provenance.hpp"
 #include "shape_sets.hpp"
 #include "tuned_lookup.hpp"
@@ -31,17 +32,14 @@ extern "C" void on_sigint(int) {
 }
 
 struct TuneCliOptions {
-  std::vector<std::string> shapes, ranges;
-  std::string set, shapes_file, layouts = "nn", devices, shard, db, json;
+  ProblemSelection select;
+  std::string devices, shard, db, json;
   TuneOptions tune;
   double time_limit_s = 0;
   bool force = false, quiet = false;
 };
 
-struct Job {
-  ColumnMajorProblem problem;
-  std::string label;  // as the user gave it
-};
+using Job = LabelledProblem;
 
 // Parses "I/N" into shard index and count; false on anything else.
 bool parse_shard(const std::string& text, int& index, int& count) {
@@ -51,50 +49,6 @@ bool parse_shard(const std::string& text, int& index, int& count) {
 }
 
 std::string layout_label(const ColumnMajorProblem& p) { return layout_code(p.op_a, p.op_b); }
-
-// The jobs of the command line, in a deterministic order; throws std::runtime_error naming the bad input.
-std::vector<Job> collect_jobs(const TuneCliOptions& o) {
-  std::vector<std::pair<Op, Op>> layouts;
-  for (size_t pos = 0; pos <= o.layouts.size();) {
-    const size_t end = std::min(o.layouts.find(',', pos), o.layouts.size());
-    const std::string word = o.layouts.substr(pos, end - pos);
-    pos = end + 1;
-    if (word == "all") {
-      layouts = {{Op::N, Op::N}, {Op::N, Op::T}, {Op::T, Op::N}, {Op::T, Op::T}};
-      break;
-    }
-    Op a, b;
-    if (!parse_layout(word, a, b)) throw std::runtime_error("--layout '" + word + "' is not nn, nt, tn, tt or all");
-    layouts.emplace_back(a, b);
-  }
-  std::vector<Shape> shapes;
-  for (const auto& text : o.shapes) {
-    const auto s = parse_shape(text);
-    if (!s) throw std::runtime_error("--shape '" + text + "' is not M,N,K with positive integers");
-    shapes.push_back(*s);
-  }
-  for (const auto& text : o.ranges) {
-    std::string why;
-    const auto r = parse_range(text, &why);
-    if (!r) throw std::runtime_error("--range '" + text + "': " + why);
-    shapes.insert(shapes.end(), r->begin(), r->end());
-  }
-  if (!o.set.empty()) {
-    const auto set = named_shape_set(o.set);
-    if (!set) throw std::runtime_error("--set '" + o.set + "' is not a known set (seed, transformer)");
-    shapes.insert(shapes.end(), set->begin(), set->end());
-  }
-  std::vector<Job> jobs;
-  for (const auto& [a, b] : layouts)
-    for (const Shape& s : shapes) jobs.push_back({to_column_major(s, a, b), to_string(s)});
-  if (!o.shapes_file.empty())
-    for (const auto& [a, b] : layouts) {
-      for (const ColumnMajorProblem& p : load_problems_file(o.shapes_file, a, b))
-        jobs.push_back({p, "col-major " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k)});
-      if (o.shapes_file.size() > 4 && o.shapes_file.substr(o.shapes_file.size() - 4) == ".csv") break;  // CSV has its own layouts
-    }
-  return jobs;
-}
 
 std::vector<int> parse_devices(const std::string& text) {
   int count = 0;
@@ -186,12 +140,13 @@ nlohmann::json report_json(const Job& job, const ProblemReport& r, const std::st
 Command add_tune_command(CLI::App& app) {
   auto* sub = app.add_subcommand("tune", "Tune problems on this machine's GPUs into the tuning database");
   auto o = std::make_shared<TuneCliOptions>();
-  sub->add_option("--shape", o->shapes, "Row-major M,N,K: C[M,N] = A[M,K] B[K,N] (repeatable)");
-  sub->add_option("--set", o->set, "Named shape set: seed (the 12 issue shapes) or transformer");
-  sub->add_option("--range", o->ranges, "Sweep such as M=1..4096,N=3072,K=3072 (powers of two; repeatable)");
-  sub->add_option("--shapes", o->shapes_file,
+  sub->add_option("--shape", o->select.shapes, "Row-major M,N,K: C[M,N] = A[M,K] B[K,N] (repeatable)");
+  sub->add_option("--set", o->select.set,
+                  "Named shape set: seed (the 12 issue shapes), transformer or perf (4096^3 and odd sizes)");
+  sub->add_option("--range", o->select.ranges, "Sweep such as M=1..4096,N=3072,K=3072 (powers of two; repeatable)");
+  sub->add_option("--shapes", o->select.shapes_file,
                   "File of shapes: JSON [[M,N,K],...] or the CSV (transa,transb,m,n,k) that AUTOGEMM_RECORD_UNTUNED writes");
-  sub->add_option("--layout", o->layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
+  sub->add_option("--layout", o->select.layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
       ->capture_default_str();
   sub->add_option("--top", o->tune.top, "Quick-pass leaders given full timing")->capture_default_str();
   sub->add_option("--pool", o->tune.quick_pool, "Overall cost-model leaders given a checked quick timing")
@@ -214,8 +169,9 @@ Command add_tune_command(CLI::App& app) {
   sub->add_option("--json", o->json, "Also write every problem's report to this JSON file");
   return {sub, [o]() -> int {
     try {
-      if (o->set.empty() && o->shapes.empty() && o->ranges.empty() && o->shapes_file.empty()) o->set = "seed";
-      std::vector<Job> jobs = collect_jobs(*o);
+      ProblemSelection& sel = o->select;
+      if (sel.set.empty() && sel.shapes.empty() && sel.ranges.empty() && sel.shapes_file.empty()) sel.set = "seed";
+      std::vector<Job> jobs = collect_problems(sel);
       if (!o->shard.empty()) {
         int index = 0, count = 1;
         if (!parse_shard(o->shard, index, count))

@@ -1,0 +1,35 @@
+// Which problems a gemm-tune command works on: --set, --shape, --range, --shapes FILE and --layout,
+// parsed once for tune and bench.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "problem_data.hpp"
+
+namespace autogemm::cli {
+
+struct ProblemSelection {
+  std::vector<std::string> shapes, ranges;  // row-major M,N,K and sweeps
+  std::string set;                          // a named shape set
+  std::string shapes_file;                  // JSON shapes or the runtime's CSV
+  std::string layouts = "nn";               // nn, nt, tn, tt, a comma list, or all
+};
+
+struct LabelledProblem {
+  ColumnMajorProblem problem;
+  std::string label;  // as the user gave it
+};
+
+/// "nn,tt" or "all" -> the layouts; throws std::runtime_error naming a bad word.
+std::vector<std::pair<Op, Op>> parse_layout_list(const std::string& text);
+
+/// The selection's problems in a deterministic order: each layout crossed with --shape, --range and
+/// --set, then the file (a CSV keeps its own layouts). Throws std::runtime_error naming bad input.
+std::vector<LabelledProblem> collect_problems(const ProblemSelection& selection);
+
+/// "seed, transformer, perf": for help texts and errors.
+std::string shape_set_list();
+
+}  // namespace autogemm::cli

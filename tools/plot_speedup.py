@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Bar chart (PNG) of autogemm's speed-up over cuBLAS SGEMM per problem, from `gemm-tune bench --json`
+files: one bar per problem (label and layout), lines at 1.0x and at the 1.15x geometric-mean target.
+Needs matplotlib (pip install matplotlib).
+Usage: tools/plot_speedup.py OUT.png BENCH.json [MORE.json ...] [--title TEXT]"""
+import argparse
+import json
+import math
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    ap.add_argument("bench", nargs="+")
+    ap.add_argument("--title", default="autogemm (tuned) vs cuBLAS SGEMM, pedantic FP32")
+    args = ap.parse_args()
+    labels, speedups = [], []
+    device = ""
+    for path in args.bench:
+        doc = json.load(open(path))
+        device = doc.get("device", {}).get("name", device) if isinstance(doc.get("device"), dict) else device
+        for r in doc["results"]:
+            labels.append(f"{r['label']} {r['layout']}")
+            speedups.append(r["cublas"]["median_us"] / r["autogemm"]["median_us"])
+    geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+    fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(labels)), 5))
+    colors = ["tab:green" if s >= 1.0 else "tab:red" for s in speedups]
+    ax.bar(range(len(labels)), speedups, color=colors)
+    ax.axhline(1.0, color="black", linewidth=1)
+    ax.axhline(1.15, color="tab:blue", linestyle="--", linewidth=1, label="1.15× target (geometric mean)")
+    ax.axhline(geo, color="tab:orange", linestyle=":", linewidth=1.5, label=f"geometric mean {geo:.3f}×")
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=8)
+    ax.set_ylabel("speed-up over cuBLAS (cuBLAS time / autogemm time)")
+    ax.set_title(args.title + (f" — {device}" if device else ""))
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(args.out, dpi=120)
+
+
+if __name__ == "__main__":
+    main()
