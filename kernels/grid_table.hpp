@@ -27,9 +27,11 @@ inline constexpr TileShape kTileShapes[] = {
     {256, 128, 64, 64, 8, 16}, {128, 16, 32, 16, 4, 4},  {16, 128, 16, 32, 4, 4},
 };
 
-/// K depth, cp.async stages and __launch_bounds__ min blocks tried with every tile shape.
+/// K depth, cp.async stages and __launch_bounds__ min blocks tried with every tile shape. {16, 3, 4}
+/// caps 128-thread 8x8 tiles at 128 registers so 4 blocks (16 warps) share an SM instead of 3
+/// (docs/perf_notes.md, change 4); the validity rule drops it where the cap cannot hold the tile.
 inline constexpr PipelineChoice kPipelineChoices[] = {
-    {8, 2, 2}, {8, 4, 1}, {16, 3, 1}, {16, 5, 2}, {32, 3, 1},
+    {8, 2, 2}, {8, 4, 1}, {16, 3, 1}, {16, 5, 2}, {32, 3, 1}, {16, 3, 4},
 };
 
 inline constexpr Op kOps[] = {Op::N, Op::T};

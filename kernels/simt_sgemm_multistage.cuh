@@ -65,6 +65,68 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
   }
 }
 
+/// The copies of one operand tile by one thread, with their addresses and edge tests worked out once
+/// per block. Interior tiles (the whole BK slice inside this split's K range and every row or column
+/// of the thread inside X) then cost one pointer add per copy and no predicates; edge tiles take
+/// load_operand_tile's general path. Applies when the thread's copies share a column, i.e. the
+/// threads cover whole tile rows each pass (kThreads a multiple of the vectors per row); other
+/// shapes always take the general path.
+template <int X, int BK, int V, int kThreads, bool kKMajor>
+class OperandLoader {
+  static constexpr int kVecPerRow = (kKMajor ? BK : X) / V;
+  static constexpr int kIters = (X * BK / V) / kThreads;
+  static constexpr int kRowStride = kKMajor ? BK + kKMajorPad : X;
+  static constexpr bool kFast = kThreads % kVecPerRow == 0;
+  static constexpr int kRowStep = kFast ? kThreads / kVecPerRow : 1;
+
+ public:
+  __device__ __forceinline__ OperandLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid)
+      : g_(g), ld_(ld), x0_(x0), x_end_(x_end), k_end_(k_end), tid_(tid) {
+    const int row0 = tid / kVecPerRow;
+    const int col0 = (tid % kVecPerRow) * V;
+    smem_offset_ = row0 * kRowStride + col0;
+    // Tile row r of a thread is global row r (K-major: x0 + r, X-major: the k offset r).
+    row_step_ = static_cast<int64_t>(kRowStep) * ld;
+    if constexpr (kKMajor) {
+      base_ = g + static_cast<int64_t>(x0 + row0) * ld + col0;
+      interior_ = x0 + row0 + (kIters - 1) * kRowStep < x_end;
+    } else {
+      base_ = g + static_cast<int64_t>(row0) * ld + x0 + col0;
+      interior_ = x0 + col0 + V <= x_end;
+    }
+  }
+
+  /// Issues the copies of the BK slice starting at k0 into shared tile `s`.
+  __device__ __forceinline__ void load(float* s, int k0) const {
+    if constexpr (kFast) {
+      if (interior_ && k0 + BK <= k_end_) {
+        const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_);
+        float* dst = s + smem_offset_;
+#pragma unroll
+        for (int it = 0; it < kIters; ++it) {
+          if constexpr (V == 4) {
+            cp_async_16(dst + it * kRowStep * kRowStride, src, 16);
+          } else {
+            cp_async_4(dst + it * kRowStep * kRowStride, src, 4);
+          }
+          src += row_step_;
+        }
+        return;
+      }
+    }
+    load_operand_tile<X, BK, V, kThreads, kKMajor>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
+  }
+
+ private:
+  const float* g_;
+  int64_t ld_;
+  int x0_, x_end_, k_end_, tid_;
+  const float* base_ = nullptr;  // this thread's first copy at k = 0
+  int64_t row_step_ = 0;         // global distance between its consecutive copies
+  int smem_offset_ = 0;
+  bool interior_ = false;
+};
+
 /// Number of k-steps whose fragments are read together: a K-major tile row holds them in one float4.
 inline constexpr int kFragSteps = 4;
 
@@ -144,10 +206,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   const int lane_m = lane % C.lanes_m();
   const int lane_n = lane / C.lanes_m();
 
+  const OperandLoader<BM, BK, C.align, kThreads, kAK> loader_a(p.a, p.lda, m0, p.m, k_end, tid);
+  const OperandLoader<BN, BK, C.align, kThreads, kBK> loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
   auto load_stage = [&](int kt, int stage) {
     const int k0 = k_begin + kt * BK;
-    load_operand_tile<BM, BK, C.align, kThreads, kAK>(smem_a + stage * kAStage, p.a, p.lda, m0, p.m, k0, k_end, tid);
-    load_operand_tile<BN, BK, C.align, kThreads, kBK>(smem_b + stage * kBStage, p.b, p.ldb, n0, p.n, k0, k_end, tid);
+    loader_a.load(smem_a + stage * kAStage, k0);
+    loader_b.load(smem_b + stage * kBStage, k0);
   };
 
   float acc[TM][TN];

@@ -65,7 +65,11 @@ KernelChoice autogemmContext::choose(const GemmProblem& problem) {
     // Tuning synchronises and allocates, which stream capture forbids: a captured first call gets
     // the fallback, uncached, and the first call outside capture tunes.
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    AUTOGEMM_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    if (cudaStreamIsCapturing(stream, &capture) != cudaSuccess) {
+      // The legacy stream cannot be queried while another stream captures: do not tune now.
+      cudaGetLastError();
+      capture = cudaStreamCaptureStatusActive;
+    }
     if (capture != cudaStreamCaptureStatusNone) {
       choice = fallback_choice(problem, key.align);
       if (choice.kernel != nullptr) {
@@ -99,13 +103,11 @@ KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align
   key.transa = problem.op_a == Op::N ? 'n' : 't';
   key.transb = problem.op_b == Op::N ? 'n' : 't';
   key.m = problem.m, key.n = problem.n, key.k = problem.k, key.align = align;
-  const auto entry = find_tuned(db_paths, signature, key, nullptr, db_paths_explicit);
+  // In online mode the first named database may not exist yet: it is created on the first store.
+  const auto entry = find_tuned(db_paths, signature, key, nullptr, db_paths_explicit && mode != RuntimeMode::kOnline);
   if (!entry) return {};
   const KernelInstance* kernel = find_kernel(entry->candidate.kernel);  // non-null: find_tuned checked
-  const std::string& mode = entry->candidate.split_mode;
-  const SplitChoice split{entry->candidate.splits, mode == "serial"     ? SplitKMode::kSerial
-                                                   : mode == "parallel" ? SplitKMode::kParallel
-                                                                        : SplitKMode::kNone};
+  const SplitChoice split{entry->candidate.splits, parse_split_mode(entry->candidate.split_mode)};
   if (kernel == nullptr || !can_implement(*kernel, problem, limits)) return {};
   return {kernel, split, 0.0, "tuned"};
 }
@@ -134,6 +136,7 @@ KernelChoice autogemmContext::online_choice(const GemmProblem& problem, int alig
       // The default user database is created on first write; a path the user named must have its folder.
       db::TuningDb db(db_paths.front(), db::OpenMode::kReadWrite, /*create_parent=*/!db_paths_explicit);
       db.record(report.entries);
+      forget_database(db_paths.front());  // it may have been looked up while missing
     } catch (const db::DbError& e) {
       logger().warn("online tuning: could not store {} measurements: {}", report.entries.size(), e.what());
     }

@@ -102,4 +102,8 @@ const char* split_mode_name(SplitKMode mode) {
   return "unknown";
 }
 
+SplitKMode parse_split_mode(std::string_view name) {
+  return name == "serial" ? SplitKMode::kSerial : name == "parallel" ? SplitKMode::kParallel : SplitKMode::kNone;
+}
+
 }  // namespace autogemm

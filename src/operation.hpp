@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "gemm_params.hpp"
 #include "registry.hpp"
@@ -82,5 +83,7 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitC
 
 /// Key words for logs and the database.
 const char* split_mode_name(SplitKMode mode);
+/// Inverse of split_mode_name; kNone for any other word (database rows are checked on write).
+SplitKMode parse_split_mode(std::string_view name);
 
 }  // namespace autogemm

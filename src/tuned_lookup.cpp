@@ -121,12 +121,8 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
         if (!e.measurement.check_passed || e.problem.transa != transa || e.problem.transb != transb ||
             e.problem.align != align || find_kernel(e.candidate.kernel) == nullptr)
           continue;
-        const std::string& mode = e.candidate.split_mode;
         rows.push_back({e.problem.m, e.problem.n, e.problem.k, e.candidate.kernel,
-                        {e.candidate.splits, mode == "serial"     ? SplitKMode::kSerial
-                                             : mode == "parallel" ? SplitKMode::kParallel
-                                                                  : SplitKMode::kNone},
-                        e.measurement.median_us});
+                        {e.candidate.splits, parse_split_mode(e.candidate.split_mode)}, e.measurement.median_us});
       }
     } catch (const db::DbError& e) {
       logger().warn("ignoring tuning database after a failed query: {}", e.what());
@@ -135,6 +131,12 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
   }
   s.measurements.emplace(key, rows);
   return rows;
+}
+
+void forget_database(const std::string& path) {
+  std::lock_guard lock(state().mutex);
+  state().open.erase(path);
+  state().measurements.clear();  // keyed by path lists; rebuilt on the next untuned choice
 }
 
 void reset_tuned_lookup() {

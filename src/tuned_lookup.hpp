@@ -36,6 +36,10 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
                                                      const db::DeviceSignature& device, char transa, char transb,
                                                      int align);
 
+/// Forgets what this process knows of `path` (open handle, "missing" or "unusable" verdict, cached
+/// neighbour rows): called after writing to it, so the next lookup reads it afresh.
+void forget_database(const std::string& path);
+
 /// Forgets open databases and warnings (tests change the environment between cases).
 void reset_tuned_lookup();
 
