@@ -11,8 +11,6 @@ enum class SplitKMode : int {
   kNone = 0,      // one block per output tile covers all of K
   kParallel = 1,  // each split writes raw partial sums to a workspace; a second kernel reduces them
   kSerial = 2,    // splits of a tile take turns on C, ordered by a per-tile semaphore, in one kernel
-  kFused = 3,     // as kParallel, but the last split of each tile to finish (per-tile counter) sums the
-                  // partials into C in the same kernel: no second launch
 };
 
 struct GemmParams {
@@ -25,8 +23,8 @@ struct GemmParams {
   int splits = 1;           // blocks along K per output tile (gridDim.z)
   int k_per_split = 0;      // K elements per split, a multiple of BK
   SplitKMode mode = SplitKMode::kNone;
-  float* partials = nullptr;   // kParallel, kFused: splits x (m x n, leading dimension m)
-  int* semaphores = nullptr;   // kSerial, kFused: one counter per output tile, zero between launches
+  float* partials = nullptr;   // kParallel: splits x (m x n, leading dimension m)
+  int* semaphores = nullptr;   // kSerial: one counter per output tile, zero between launches
 };
 
 }  // namespace autogemm

@@ -26,9 +26,6 @@ inline constexpr int kKMajorPad = 4;
 /// The device's own limit is checked again at run time.
 inline constexpr int kMaxSharedBytesAnyArch = 227 * 1024;
 
-/// Static shared memory the kernel declares besides its tiles (the fused split-k flag), rounded up.
-inline constexpr int kStaticSharedBytes = 16;
-
 struct KernelConfig {
   int bm = 0, bn = 0, bk = 0;  // threadblock tile
   int wm = 0, wn = 0;          // warp tile
@@ -91,9 +88,8 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
     if (budget > 255) budget = 255;
     if (c.tm * c.tn + c.tm + c.tn + 40 > budget) return "register budget of (threads, min blocks) too small for the thread tile";
   }
-  if (c.shared_bytes() + kStaticSharedBytes > kMaxSharedBytesAnyArch) return "shared memory per block exceeds 227 KiB";
-  if (static_cast<long>(c.shared_bytes() + kStaticSharedBytes) * c.min_blocks > 228L * 1024)
-    return "min blocks per SM do not fit in shared memory";
+  if (c.shared_bytes() > kMaxSharedBytesAnyArch) return "shared memory per block exceeds 227 KiB";
+  if (static_cast<long>(c.shared_bytes()) * c.min_blocks > 228L * 1024) return "min blocks per SM do not fit in shared memory";
   return nullptr;
 }
 

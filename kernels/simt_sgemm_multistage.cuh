@@ -263,8 +263,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     __syncthreads();
   }
   const bool accumulate_into_c = p.mode == SplitKMode::kSerial && split > 0;
-  const bool to_partials = p.mode == SplitKMode::kParallel || p.mode == SplitKMode::kFused;
-  float* partial = to_partials ? p.partials + static_cast<int64_t>(split) * p.m * p.n : nullptr;
+  float* partial = p.mode == SplitKMode::kParallel
+                       ? p.partials + static_cast<int64_t>(split) * p.m * p.n
+                       : nullptr;
 #pragma unroll
   for (int j = 0; j < TN; ++j) {
     const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
@@ -284,38 +285,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         *out = p.alpha * acc[i][j];  // BLAS: beta == 0 never reads C, so NaN in C cannot leak
       } else {
         *out = p.alpha * acc[i][j] + p.beta * *out;
-      }
-    }
-  }
-
-  if (p.mode == SplitKMode::kFused) {
-    // Every split has written its partial tile; the last one to arrive sums all of them, in split
-    // order (so the result does not depend on which block is last), into C.
-    __shared__ int is_last;
-    __threadfence();
-    __syncthreads();
-    if (tid == 0) {
-      cuda::atomic_ref<int, cuda::thread_scope_device> arrived(*semaphore);
-      is_last = arrived.fetch_add(1, cuda::memory_order_acq_rel) == p.splits - 1;
-      if (is_last) arrived.store(0, cuda::memory_order_relaxed);  // ready for the next launch
-    }
-    __syncthreads();
-    if (is_last) {
-      const int64_t split_stride = static_cast<int64_t>(p.m) * p.n;
-#pragma unroll
-      for (int j = 0; j < TN; ++j) {
-        const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
-        if (n_idx >= p.n) continue;
-#pragma unroll
-        for (int i = 0; i < TM; ++i) {
-          const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
-          if (m_idx >= p.m) continue;
-          const float* src = p.partials + static_cast<int64_t>(n_idx) * p.m + m_idx;
-          float sum = 0.0f;
-          for (int s = 0; s < p.splits; ++s) sum += __ldcg(src + s * split_stride);  // .cg: other SMs wrote it
-          float* out = p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx;
-          *out = p.beta == 0.0f ? p.alpha * sum : p.alpha * sum + p.beta * *out;
-        }
       }
     }
   }

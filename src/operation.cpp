@@ -44,8 +44,8 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
   if (c.align > alignment_class(problem))
     return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
   if (device.cc_major < 8) return "needs sm_80 or newer (cp.async)";
-  if (c.shared_bytes() + kStaticSharedBytes > device.max_shared_per_block_optin)
-    return "needs " + std::to_string(c.shared_bytes() + kStaticSharedBytes) + " bytes of shared memory, device grants " +
+  if (c.shared_bytes() > device.max_shared_per_block_optin)
+    return "needs " + std::to_string(c.shared_bytes()) + " bytes of shared memory, device grants " +
            std::to_string(device.max_shared_per_block_optin);
   const int64_t tiles = int64_t{(problem.m + c.bm - 1) / c.bm} * ((problem.n + c.bn - 1) / c.bn);
   if (tiles > INT32_MAX) return "more output tiles than a grid can hold";
@@ -55,11 +55,9 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split) {
   const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
   WorkspaceNeeds needs;
-  const bool partials = split.mode == SplitKMode::kParallel || split.mode == SplitKMode::kFused;
-  const bool counters = split.mode == SplitKMode::kSerial || split.mode == SplitKMode::kFused;
-  if (g.splits > 1 && partials)
+  if (g.splits > 1 && split.mode == SplitKMode::kParallel)
     needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * problem.m * problem.n;
-  if (g.splits > 1 && counters)
+  if (g.splits > 1 && split.mode == SplitKMode::kSerial)
     needs.semaphore_count = static_cast<size_t>((problem.m + kernel.config.bm - 1) / kernel.config.bm) *
                             ((problem.n + kernel.config.bn - 1) / kernel.config.bn);
   return needs;
@@ -100,24 +98,12 @@ const char* split_mode_name(SplitKMode mode) {
     case SplitKMode::kNone: return "none";
     case SplitKMode::kParallel: return "parallel";
     case SplitKMode::kSerial: return "serial";
-    case SplitKMode::kFused: return "fused";
   }
   return "unknown";
 }
 
-std::string split_label(SplitChoice split) {
-  const char* suffix = split.mode == SplitKMode::kSerial     ? "s"
-                       : split.mode == SplitKMode::kParallel ? "p"
-                       : split.mode == SplitKMode::kFused    ? "f"
-                                                             : "";
-  return std::to_string(split.splits) + suffix;
-}
-
 SplitKMode parse_split_mode(std::string_view name) {
-  if (name == "serial") return SplitKMode::kSerial;
-  if (name == "parallel") return SplitKMode::kParallel;
-  if (name == "fused") return SplitKMode::kFused;
-  return SplitKMode::kNone;
+  return name == "serial" ? SplitKMode::kSerial : name == "parallel" ? SplitKMode::kParallel : SplitKMode::kNone;
 }
 
 }  // namespace autogemm

@@ -83,8 +83,6 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitC
 
 /// Key words for logs and the database.
 const char* split_mode_name(SplitKMode mode);
-/// Short form for tables: "1", "8p" (parallel), "3s" (serial), "4f" (fused).
-std::string split_label(SplitChoice split);
 /// Inverse of split_mode_name; kNone for any other word (database rows are checked on write).
 SplitKMode parse_split_mode(std::string_view name);
 

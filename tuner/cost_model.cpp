@@ -37,7 +37,6 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
     if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
     if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});
     out.push_back({s, SplitKMode::kParallel});
-    if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kFused});
   }
   return out;
 }
@@ -81,12 +80,6 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   if (splits > 1 && split.mode == SplitKMode::kParallel) {
     // Partials written and read back once, plus the reduction launch.
     t += 4.0 * (2.0 * splits + 2.0) * m * n / device.dram_bytes_per_us + 2.5;
-  } else if (splits > 1 && split.mode == SplitKMode::kFused) {
-    // Partials written once, then read back by one block per tile (the last to finish), at about
-    // 100 GB/s per block, tiles in parallel over the SMs; no second launch.
-    t += 4.0 * splits * static_cast<double>(m) * n / device.dram_bytes_per_us;
-    const double tile_bytes = 4.0 * splits * c.bm * c.bn;
-    t += tile_bytes / 1.0e5 * std::ceil(static_cast<double>(tiles) / device.sm_count);
   } else if (splits > 1 && split.mode == SplitKMode::kSerial) {
     // Splits of a tile take turns on C: a chain of (splits - 1) read-modify-write epilogues.
     t += (splits - 1) * (0.6 + 8.0 * c.bm * c.bn / device.l2_bytes_per_us * device.sm_count / 8.0);

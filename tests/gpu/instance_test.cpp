@@ -122,7 +122,7 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
       for (int i = cs.m; i < ldc; ++i) written_outside += !std::isnan(host[size_t(j) * ldc + i]);
     EXPECT_EQ(written_outside, 0) << "elements of C's padding rows were written";
 
-    if (needs.semaphore_count > 0) {  // serial and fused split-k must leave their counters zero for the next launch
+    if (needs.semaphore_count > 0) {  // serial split-k must leave its counters zero for the next launch
       std::vector<int> sem(needs.semaphore_count);
       ASSERT_CUDA(cudaMemcpy(sem.data(), semaphores.get(), sem.size() * sizeof(int), cudaMemcpyDeviceToHost));
       for (int v : sem) ASSERT_EQ(v, 0);
@@ -136,7 +136,6 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
       {1, 1, 1, 1.0f, 0.0f, none},         {7, 13, 5, 1.5f, 0.0f, none},      {129, 65, 33, 1.5f, -0.75f, none},
       {97, 211, 300, -1.0f, 0.0f, none},   {1000, 1000, 1000, 1.0f, 0.0f, none},
       {133, 71, 777, 0.5f, 0.5f, {3, SplitKMode::kSerial}}, {133, 71, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},
-      {133, 71, 777, 0.5f, -0.25f, {4, SplitKMode::kFused}},
   };
   uint64_t seed = GetParam() * 101;
   for (const Case& cs : cases) {

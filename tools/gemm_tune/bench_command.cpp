@@ -154,7 +154,10 @@ Command add_bench_command(CLI::App& app) {
         const TimingResult t_ag = time_on_gpu(run_autogemm, stream, flusher, timing);
         const TimingResult t_cb = time_on_gpu(run_cublas, stream, flusher, timing);
         const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
-        const std::string split = split_label(choice.split);
+        const std::string split =
+            std::to_string(choice.split.splits) + (choice.split.mode == SplitKMode::kSerial     ? "s"
+                                                   : choice.split.mode == SplitKMode::kParallel ? "p"
+                                                                                                : "");
         std::printf("%-18s %-4s %-56s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e%s\n", problems[i].label.c_str(),
                     layout.c_str(), std::string(choice.kernel->name).c_str(), split.c_str(), t_ag.median_us,
                     flops / t_ag.median_us / 1e6, t_cb.median_us, flops / t_cb.median_us / 1e6,

@@ -263,7 +263,10 @@ Command add_tune_command(CLI::App& app) {
           continue;
         }
         const double flops = 2.0 * r.problem.m * r.problem.n * static_cast<double>(r.problem.k);
-        const std::string split = split_label(r.best->split);
+        const std::string split = std::to_string(r.best->split.splits) +
+                                  (r.best->split.mode == SplitKMode::kSerial     ? "s"
+                                   : r.best->split.mode == SplitKMode::kParallel ? "p"
+                                                                                 : "");
         std::printf("%-20s %-3s %-58s %6s %10.1f %8.2f %10.1f %8.3f%s\n", job.label.c_str(),
                     layout_label(r.problem).c_str(), std::string(r.best->kernel->name).c_str(), split.c_str(),
                     r.best->time.median_us, flops / r.best->time.median_us / 1e6, r.cublas.median_us,
