@@ -2,6 +2,8 @@
 #include "timing.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 #include "status.hpp"
 
@@ -11,14 +13,27 @@ L2Flusher::L2Flusher(int device) {
   int l2 = 0;
   AUTOGEMM_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
   bytes_ = std::max<size_t>(2 * static_cast<size_t>(l2), 8u << 20);  // twice L2: nothing of the last run survives
+  const char* env = std::getenv("AUTOGEMM_L2_FLUSH");
+  read_ = env != nullptr && std::string_view(env) == "read";
   AUTOGEMM_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
+  AUTOGEMM_CUDA_CHECK(cudaMemset(buffer_, 0, bytes_));
+  if (read_) AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&sink_), sizeof(int)));
 }
 
-L2Flusher::~L2Flusher() { cudaFree(buffer_); }
+L2Flusher::~L2Flusher() {
+  cudaFree(buffer_);
+  cudaFree(sink_);
+}
 
 void L2Flusher::flush(cudaStream_t stream) {
-  AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(buffer_, ++round_ & 0xff, bytes_, stream));
+  if (read_) {
+    AUTOGEMM_CUDA_CHECK(launch_read_flush(buffer_, bytes_, sink_, stream));
+  } else {
+    AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(buffer_, ++round_ & 0xff, bytes_, stream));
+  }
 }
+
+const char* L2Flusher::method() const { return read_ ? "read of 2x L2" : "memset of 2x L2"; }
 
 double median(std::vector<double> values) {
   if (values.empty()) return 0.0;

@@ -26,7 +26,10 @@ struct TimingResult {
   bool gave_up = false;  // stopped early by TimingOptions::give_up
 };
 
-/// Owns a buffer larger than L2 and overwrites it, evicting whatever the last run left there.
+/// Owns a buffer of twice L2 and sweeps it before each timed run, evicting whatever the last run left
+/// there. AUTOGEMM_L2_FLUSH selects how: "write" (default: cudaMemsetAsync, as NVBench does; L2 is
+/// left full of dirty lines, which the timed kernel's misses must write back to DRAM) or "read"
+/// (a kernel reads the buffer; L2 is left holding clean lines). See docs/perf_notes.md.
 class L2Flusher {
  public:
   explicit L2Flusher(int device);
@@ -34,12 +37,19 @@ class L2Flusher {
   L2Flusher(const L2Flusher&) = delete;
   L2Flusher& operator=(const L2Flusher&) = delete;
   void flush(cudaStream_t stream);
+  /// "memset of 2x L2" or "read of 2x L2", for reports.
+  const char* method() const;
 
  private:
+  bool read_ = false;
+  int* sink_ = nullptr;
   void* buffer_ = nullptr;
   size_t bytes_ = 0;
   int round_ = 0;
 };
+
+/// Reads `bytes` of `buffer` on `stream` (the read flush); `sink` is a device int it never writes.
+cudaError_t launch_read_flush(const void* buffer, size_t bytes, int* sink, cudaStream_t stream);
 
 /// Times `launch` (which enqueues work on the stream it is given). Throws StatusError on a CUDA error.
 TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,

@@ -188,7 +188,7 @@ Command add_bench_command(CLI::App& app) {
                               {"kernel_grid", kernel_grid_id()},
                               {"kernels_compiled", kernel_registry().size()},
                               {"device", device_info(device)},
-                              {"method", "cold L2 (memset of 2x L2 before each rep), warm-up 3, CUDA events, median; "
+                              {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3, CUDA events, median; "
                                          "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH in the same process"},
                               {"results", results}};
         std::ofstream f(o->json);
