@@ -51,8 +51,6 @@ autogemmContext::autogemmContext(int dev) : device(dev) {
 
 autogemmContext::~autogemmContext() {
   magic = 0;
-  cudaFree(partials);
-  cudaFree(semaphores);
 }
 
 KernelChoice autogemmContext::choose(const GemmProblem& problem) {
@@ -184,24 +182,6 @@ Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {
     return {reinterpret_cast<float*>(base + kUserWorkspaceHead), needs.partial_bytes, reinterpret_cast<int*>(base),
             kUserWorkspaceHead / sizeof(int)};
   }
-  if (needs.partial_bytes > partial_bytes) {
-    // cudaFree waits for the device, so in-flight users of the old buffer have finished.
-    AUTOGEMM_CUDA_CHECK(cudaFree(partials));
-    partials = nullptr;
-    partial_bytes = 0;
-    const size_t bytes = needs.partial_bytes + needs.partial_bytes / 2;  // grow geometrically
-    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials), bytes));
-    partial_bytes = bytes;
-  }
-  if (needs.semaphore_count > semaphore_count) {
-    AUTOGEMM_CUDA_CHECK(cudaFree(semaphores));
-    semaphores = nullptr;
-    semaphore_count = 0;
-    const size_t count = std::max<size_t>(needs.semaphore_count * 2, 1024);
-    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&semaphores), count * sizeof(int)));
-    // Serial split-k requires zeroed counters; every launch leaves them zero again.
-    AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(semaphores, 0, count * sizeof(int), stream));
-    semaphore_count = count;
-  }
-  return {partials, partial_bytes, semaphores, semaphore_count};
+  // Grown geometrically (1.5x): a handle serving many shapes grows a few times.
+  return own_workspace.get(needs, stream, 1.5);
 }

@@ -15,6 +15,7 @@
 #include "operation.hpp"
 #include "runtime_mode.hpp"
 #include "tuning_db.hpp"
+#include "workspace.hpp"
 
 namespace autogemm {
 
@@ -68,10 +69,7 @@ struct autogemmContext {
   size_t user_workspace_bytes = 0;
   std::vector<int> occupancy;  // per registry index; -1 = not queried yet
   std::unordered_map<autogemm::ProblemKey, autogemm::KernelChoice, autogemm::ProblemKeyHash> choices;
-  float* partials = nullptr;
-  size_t partial_bytes = 0;
-  int* semaphores = nullptr;
-  size_t semaphore_count = 0;
+  autogemm::GrowingWorkspace own_workspace;  // used unless the user set one
 
   explicit autogemmContext(int dev);
   ~autogemmContext();

@@ -13,6 +13,7 @@
 #include "provenance.hpp"
 #include "status.hpp"
 #include "timing.hpp"
+#include "workspace.hpp"
 
 namespace autogemm {
 namespace {
@@ -50,11 +51,8 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
     needs.partial_bytes = std::max(needs.partial_bytes, w.partial_bytes);
     needs.semaphore_count = std::max(needs.semaphore_count, w.semaphore_count);
   }
-  auto partials = device_alloc<char>(needs.partial_bytes);
-  auto semaphores = device_alloc<int>(needs.semaphore_count);
-  AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(semaphores.get(), 0, std::max<size_t>(needs.semaphore_count, 1) * sizeof(int), stream));
-  const Workspace ws{reinterpret_cast<float*>(partials.get()), needs.partial_bytes, semaphores.get(),
-                     needs.semaphore_count};
+  GrowingWorkspace scratch;
+  const Workspace ws = scratch.get(needs, stream);
   L2Flusher flusher(device);
 
   AUTOGEMM_CUDA_CHECK(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, 1.0, p.a, p.lda, p.b, p.ldb, 0.0, nullptr,

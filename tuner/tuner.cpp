@@ -44,8 +44,7 @@ Tuner::Tuner(int device, TuneOptions options) : device_(device), options_(std::m
 
 Tuner::~Tuner() {
   cudaSetDevice(device_);
-  cudaFree(partials_);
-  cudaFree(semaphores_);
+  workspace_.reset();
   if (cublas_) cublasDestroy(cublas_);
   if (stream_) cudaStreamDestroy(stream_);
 }
@@ -56,21 +55,7 @@ int Tuner::occupancy(size_t i) {
 }
 
 Workspace Tuner::workspace_for(const KernelInstance& kernel, const GemmProblem& p, SplitChoice split) {
-  const WorkspaceNeeds needs = workspace_size(kernel, p, split);
-  if (needs.partial_bytes > partial_bytes_) {
-    AUTOGEMM_CUDA_CHECK(cudaFree(partials_));
-    partials_ = nullptr;
-    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&partials_), needs.partial_bytes));
-    partial_bytes_ = needs.partial_bytes;
-  }
-  if (needs.semaphore_count > semaphore_count_) {
-    AUTOGEMM_CUDA_CHECK(cudaFree(semaphores_));
-    semaphores_ = nullptr;
-    AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&semaphores_), needs.semaphore_count * sizeof(int)));
-    AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(semaphores_, 0, needs.semaphore_count * sizeof(int), stream_));
-    semaphore_count_ = needs.semaphore_count;
-  }
-  return {partials_, partial_bytes_, semaphores_, semaphore_count_};
+  return workspace_->get(workspace_size(kernel, p, split), stream_);
 }
 
 db::ProblemKey Tuner::problem_key(const ColumnMajorProblem& p, int align) {

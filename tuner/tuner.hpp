@@ -24,6 +24,7 @@
 #include "problem_data.hpp"
 #include "timing.hpp"
 #include "tuning_db.hpp"
+#include "workspace.hpp"
 
 namespace autogemm {
 
@@ -96,10 +97,7 @@ class Tuner {
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
   std::unique_ptr<L2Flusher> flusher_;
-  float* partials_ = nullptr;
-  size_t partial_bytes_ = 0;
-  int* semaphores_ = nullptr;
-  size_t semaphore_count_ = 0;
+  std::unique_ptr<GrowingWorkspace> workspace_ = std::make_unique<GrowingWorkspace>();
 };
 
 }  // namespace autogemm
