@@ -250,15 +250,29 @@ void TuningDb::record_pruned(const DeviceSignature& device, const ProblemKey& pr
   tx.commit();
 }
 
-std::vector<PrunedCandidate> TuningDb::pruned(const std::string& device_key, const ProblemKey& problem) const {
-  Statement s(db_, path_,
-              "SELECT x.kernel, x.splits, x.split_mode, x.reason FROM pruned x JOIN devices d ON d.id = x.device_id "
-              "JOIN problems p ON p.id = x.problem_id WHERE d.signature = ?1 AND p.dtype = ?2 AND p.transa = ?3 "
-              "AND p.transb = ?4 AND p.m = ?5 AND p.n = ?6 AND p.k = ?7 AND p.align = ?8 "
-              "ORDER BY x.kernel, x.splits, x.split_mode");
+namespace {
+
+// One (device, problem) key as SQL over aliases d (devices) and p (problems), parameters ?1..?8,
+// and its bindings: the lookups below share both.
+constexpr const char* kDeviceProblemIs =
+    "d.signature = ?1 AND p.dtype = ?2 AND p.transa = ?3 AND p.transb = ?4 AND p.m = ?5 AND p.n = ?6 AND p.k = ?7 "
+    "AND p.align = ?8 ";
+
+void bind_device_problem(Statement& s, const std::string& device_key, const ProblemKey& problem) {
   s.bind(1, device_key).bind(2, problem.dtype).bind(3, std::string(1, problem.transa));
   s.bind(4, std::string(1, problem.transb)).bind(5, problem.m).bind(6, problem.n).bind(7, problem.k);
   s.bind(8, problem.align);
+}
+
+}  // namespace
+
+std::vector<PrunedCandidate> TuningDb::pruned(const std::string& device_key, const ProblemKey& problem) const {
+  const std::string sql = std::string(
+                              "SELECT x.kernel, x.splits, x.split_mode, x.reason FROM pruned x JOIN devices d ON "
+                              "d.id = x.device_id JOIN problems p ON p.id = x.problem_id WHERE ") +
+                          kDeviceProblemIs + "ORDER BY x.kernel, x.splits, x.split_mode";
+  Statement s(db_, path_, sql.c_str());
+  bind_device_problem(s, device_key, problem);
   std::vector<PrunedCandidate> out;
   while (s.step()) out.push_back({{s.text(0), s.integer(1), s.text(2)}, s.text(3)});
   return out;
@@ -266,13 +280,13 @@ std::vector<PrunedCandidate> TuningDb::pruned(const std::string& device_key, con
 
 bool TuningDb::has_tuned(const std::string& device_key, const ProblemKey& problem,
                          const std::string& kernel_grid) const {
-  Statement s(db_, path_,
-              "SELECT 1 FROM measurements m JOIN devices d ON d.id = m.device_id JOIN problems p ON p.id = m.problem_id "
-              "WHERE d.signature = ?1 AND p.dtype = ?2 AND p.transa = ?3 AND p.transb = ?4 AND p.m = ?5 AND p.n = ?6 "
-              "AND p.k = ?7 AND p.align = ?8 AND m.kernel_grid = ?9 LIMIT 1");
-  s.bind(1, device_key).bind(2, problem.dtype).bind(3, std::string(1, problem.transa));
-  s.bind(4, std::string(1, problem.transb)).bind(5, problem.m).bind(6, problem.n).bind(7, problem.k);
-  s.bind(8, problem.align).bind(9, kernel_grid);
+  const std::string sql = std::string(
+                              "SELECT 1 FROM measurements m JOIN devices d ON d.id = m.device_id JOIN problems p ON "
+                              "p.id = m.problem_id WHERE ") +
+                          kDeviceProblemIs + "AND m.kernel_grid = ?9 LIMIT 1";
+  Statement s(db_, path_, sql.c_str());
+  bind_device_problem(s, device_key, problem);
+  s.bind(9, kernel_grid);
   return s.step();
 }
 
@@ -294,14 +308,10 @@ std::vector<Entry> TuningDb::entries(const Filter& filter) const {
 
 std::optional<Entry> TuningDb::best(const std::string& device_key, const ProblemKey& problem,
                                     bool (*kernel_exists)(const std::string&)) const {
-  const std::string sql = std::string(kSelectEntries) +
-                          "WHERE d.signature = ?1 AND p.dtype = ?2 AND p.transa = ?3 AND p.transb = ?4 AND p.m = ?5 "
-                          "AND p.n = ?6 AND p.k = ?7 AND p.align = ?8 AND m.check_passed = 1 "
-                          "ORDER BY m.median_us, m.id";
+  const std::string sql =
+      std::string(kSelectEntries) + "WHERE " + kDeviceProblemIs + "AND m.check_passed = 1 ORDER BY m.median_us, m.id";
   Statement s(db_, path_, sql.c_str());
-  s.bind(1, device_key).bind(2, problem.dtype).bind(3, std::string(1, problem.transa));
-  s.bind(4, std::string(1, problem.transb)).bind(5, problem.m).bind(6, problem.n).bind(7, problem.k);
-  s.bind(8, problem.align);
+  bind_device_problem(s, device_key, problem);
   while (s.step()) {
     Entry e = read_entry(s);
     if (kernel_exists == nullptr || kernel_exists(e.candidate.kernel)) return e;  // stale kernels are skipped
