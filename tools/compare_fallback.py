@@ -2,24 +2,29 @@
 """Fallback quality: for problems nobody tuned, the untuned choice's time (a `gemm-tune bench --json`
 run whose results all came from the fallback) against the best of an `--exhaustive` tuning of the
 same problems (`gemm-tune tune --json`). Quality = exhaustive best time / fallback time (1 = as good
-as the best). Prints a markdown table, the geometric mean and the worst.
-Usage: tools/compare_fallback.py BENCH.json EXHAUSTIVE_TUNE.json"""
+as the best). Prints a markdown table, the geometric mean and the worst. --source online rates the
+choices online mode made instead (a bench run with AUTOGEMM_MODE=online and a fresh database).
+Usage: tools/compare_fallback.py BENCH.json EXHAUSTIVE_TUNE.json [--source fallback|online|tuned]"""
+import argparse
 import json
 import math
 import sys
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    bench = json.load(open(sys.argv[1]))["results"]
-    tuned = {(p["layout"], p["m"], p["n"], p["k"]): p for p in json.load(open(sys.argv[2]))["problems"] if "best" in p}
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("bench")
+    ap.add_argument("exhaustive")
+    ap.add_argument("--source", default="fallback")
+    args = ap.parse_args()
+    bench = json.load(open(args.bench))["results"]
+    tuned = {(p["layout"], p["m"], p["n"], p["k"]): p for p in json.load(open(args.exhaustive))["problems"] if "best" in p}
     print("| layout | m×n×k (column-major) | fallback kernel | split | fallback µs | exhaustive best | split | best µs | quality |")
     print("|" + " --- |" * 9)
     qualities = []
     for r in bench:
         key = (r["layout"], r["shape"]["n"], r["shape"]["m"], r["shape"]["k"])  # bench shape is row-major
-        if r["source"] != "fallback":
+        if r["source"] != args.source:
             print(f"skipping {key}: source {r['source']}", file=sys.stderr)
             continue
         if key not in tuned:
