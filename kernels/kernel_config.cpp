@@ -6,12 +6,7 @@
 
 namespace autogemm {
 
-std::string layout_code(Op a, Op b) {
-  std::string s;
-  s += a == Op::N ? 'n' : 't';
-  s += b == Op::N ? 'n' : 't';
-  return s;
-}
+std::string layout_code(Op a, Op b) { return {op_char(a), op_char(b)}; }
 
 std::string kernel_name(const KernelConfig& c) {
   char buf[128];

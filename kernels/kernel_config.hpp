@@ -95,6 +95,9 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
 
 constexpr bool is_valid(const KernelConfig& c) { return invalid_reason(c) == nullptr; }
 
+/// 'n' or 't': an op as the names, the database and the shapes CSV spell it.
+constexpr char op_char(Op op) { return op == Op::N ? 'n' : 't'; }
+
 /// Layout code of an instance as in cuBLAS/CUTLASS names: first letter op(A), second op(B).
 std::string layout_code(Op a, Op b);
 

@@ -82,8 +82,8 @@ KernelChoice autogemmContext::choose(const GemmProblem& problem) {
   if (choice.kernel == nullptr) {
     choice = fallback_choice(problem, key.align);
     if (choice.kernel != nullptr && !record_untuned_path.empty())
-      record_untuned(record_untuned_path, problem.op_a == Op::N ? 'n' : 't', problem.op_b == Op::N ? 'n' : 't',
-                     problem.m, problem.n, problem.k);
+      record_untuned(record_untuned_path, op_char(problem.op_a), op_char(problem.op_b), problem.m, problem.n,
+                     problem.k);
   }
   if (choice.kernel == nullptr)
     throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED,
@@ -97,10 +97,7 @@ KernelChoice autogemmContext::choose(const GemmProblem& problem) {
 }
 
 KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align) {
-  db::ProblemKey key;
-  key.transa = problem.op_a == Op::N ? 'n' : 't';
-  key.transb = problem.op_b == Op::N ? 'n' : 't';
-  key.m = problem.m, key.n = problem.n, key.k = problem.k, key.align = align;
+  const db::ProblemKey key = tuning_key(problem.op_a, problem.op_b, problem.m, problem.n, problem.k, align);
   // In online mode the first named database may not exist yet: it is created on the first store.
   const auto entry = find_tuned(db_paths, signature, key, nullptr, db_paths_explicit && mode != RuntimeMode::kOnline);
   if (!entry) return {};
@@ -152,7 +149,7 @@ std::vector<KernelChoice> autogemmContext::fallback_ranking(const GemmProblem& p
     return occupancy[i];
   };
   if (mode == RuntimeMode::kHeuristic) return rank_heuristic(problem, limits, model, occ);
-  const char ta = problem.op_a == Op::N ? 'n' : 't', tb = problem.op_b == Op::N ? 'n' : 't';
+  const char ta = op_char(problem.op_a), tb = op_char(problem.op_b);
   auto measured = tuned_measurements(db_paths, signature, ta, tb, align);
   if (measured.empty()) {
     // Nothing tuned in this alignment class (tuning uses aligned buffers, so scalar-class problems

@@ -13,6 +13,7 @@
 #include "provenance.hpp"
 #include "status.hpp"
 #include "timing.hpp"
+#include "tuned_lookup.hpp"
 #include "workspace.hpp"
 
 namespace autogemm {
@@ -60,10 +61,7 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
   const double bound = error_bound(p.k);
   const TimingOptions timing{1, options.reps, options.reps, 1e9, true, {}};
   const db::Provenance provenance = current_provenance(device, /*ask_nvidia_smi=*/false);
-  db::ProblemKey key;
-  key.transa = p.op_a == Op::N ? 'n' : 't';
-  key.transb = p.op_b == Op::N ? 'n' : 't';
-  key.m = p.m, key.n = p.n, key.k = p.k, key.align = alignment_class(p);
+  const db::ProblemKey key = tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, alignment_class(p));
   const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
 
   double best_us = 0;

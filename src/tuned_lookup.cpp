@@ -39,6 +39,14 @@ db::DeviceSignature device_signature(int device) {
           static_cast<int64_t>(p.l2CacheSize)};
 }
 
+db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align) {
+  db::ProblemKey key;
+  key.transa = op_char(op_a);
+  key.transb = op_char(op_b);
+  key.m = m, key.n = n, key.k = k, key.align = align;
+  return key;
+}
+
 std::vector<std::string> split_path_list(const std::string& list) {
   std::vector<std::string> paths;
   for (size_t start = 0; start <= list.size();) {

@@ -17,6 +17,9 @@ namespace autogemm {
 /// The signature the database keys devices on, read from the device.
 db::DeviceSignature device_signature(int device);
 
+/// The database key of an FP32 column-major problem (dtype f32) in alignment class `align`.
+db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align);
+
 /// The database paths searched by default, in order: $AUTOGEMM_DB, else user then system database.
 std::vector<std::string> tuning_db_search_path();
 

@@ -11,6 +11,7 @@
 #include "heuristic.hpp"
 #include "logging.hpp"
 #include "status.hpp"
+#include "tuned_lookup.hpp"
 
 namespace autogemm {
 namespace {
@@ -59,11 +60,7 @@ Workspace Tuner::workspace_for(const KernelInstance& kernel, const GemmProblem& 
 }
 
 db::ProblemKey Tuner::problem_key(const ColumnMajorProblem& p, int align) {
-  db::ProblemKey key;
-  key.transa = p.op_a == Op::N ? 'n' : 't';
-  key.transb = p.op_b == Op::N ? 'n' : 't';
-  key.m = p.m, key.n = p.n, key.k = p.k, key.align = align;
-  return key;
+  return tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, align);
 }
 
 ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>& stop) {

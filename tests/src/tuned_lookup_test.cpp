@@ -94,6 +94,19 @@ TEST_F(TunedLookupTest, DamagedAndMissingFilesAreSkipped) {
   }
 }
 
+// The runtime, online tuning and the tuner key problems the same way.
+TEST(TuningKey, SpellsOpsAsTheDatabaseDoes) {
+  const db::ProblemKey key = tuning_key(Op::T, Op::N, 3001, 127, 1531, 1);
+  EXPECT_EQ(key.dtype, "f32");
+  EXPECT_EQ(key.transa, 't');
+  EXPECT_EQ(key.transb, 'n');
+  EXPECT_EQ(key.m, 3001);
+  EXPECT_EQ(key.n, 127);
+  EXPECT_EQ(key.k, 1531);
+  EXPECT_EQ(key.align, 1);
+  EXPECT_EQ(layout_code(Op::N, Op::T), "nt");
+}
+
 TEST(RuntimeMode, Parse) {
   EXPECT_EQ(parse_runtime_mode("tuned"), RuntimeMode::kTuned);
   EXPECT_EQ(parse_runtime_mode(""), RuntimeMode::kTuned);
