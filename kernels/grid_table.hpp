@@ -34,20 +34,35 @@ inline constexpr PipelineChoice kPipelineChoices[] = {
     {8, 2, 2}, {8, 4, 1}, {16, 3, 1}, {16, 5, 2}, {32, 3, 1}, {16, 3, 4},
 };
 
+/// GEMV instances (family kGemv, n <= kGemvMaxN): rows of C per block and loads in flight per thread.
+/// Wide M-major blocks read long contiguous runs of each column; loads in flight and split-k blocks
+/// supply the bytes in flight that DRAM needs. The validity rule drops what a layout cannot take
+/// (K-major blocks stop at 64 rows and 16 loads per thread).
+struct GemvShape {
+  int bm, loads_in_flight;
+};
+inline constexpr GemvShape kGemvShapes[] = {{8, 8}, {16, 8}, {32, 4}, {64, 2}, {64, 8}, {128, 8}};
+
 inline constexpr Op kOps[] = {Op::N, Op::T};
 inline constexpr int kAligns[] = {4, 1};
 
-/// Every valid instance of the grid, in a fixed order (layout, alignment, tile, pipeline).
+/// Every valid instance of the grid, in a fixed order (layout, alignment, GEMM tile and pipeline,
+/// then GEMV shape).
 inline std::vector<KernelConfig> enumerate_grid() {
   std::vector<KernelConfig> out;
   for (Op a : kOps)
     for (Op b : kOps)
-      for (int align : kAligns)
+      for (int align : kAligns) {
         for (const TileShape& t : kTileShapes)
           for (const PipelineChoice& pc : kPipelineChoices) {
             const KernelConfig c{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b, align};
             if (is_valid(c)) out.push_back(c);
           }
+        for (const GemvShape& g : kGemvShapes) {
+          const KernelConfig c = gemv_config(g.bm, g.loads_in_flight, a, b, align);
+          if (is_valid(c)) out.push_back(c);
+        }
+      }
   return out;
 }
 

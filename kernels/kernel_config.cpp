@@ -10,11 +10,39 @@ std::string layout_code(Op a, Op b) { return {op_char(a), op_char(b)}; }
 
 std::string kernel_name(const KernelConfig& c) {
   char buf[128];
+  if (c.is_gemv()) {
+    std::snprintf(buf, sizeof buf, "simt_sgemv_%dx%d_u%d_b%d_%s_align%d", c.bm, c.bn, c.stages, c.threads(),
+                  layout_code(c.op_a, c.op_b).c_str(), c.align);
+    return buf;
+  }
   std::snprintf(buf, sizeof buf, "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d_s%d_b%dx%d_%s_align%d", c.bm, c.bn, c.bk,
                 c.wm, c.wn, c.tm, c.tn, c.stages, c.threads(), c.min_blocks, layout_code(c.op_a, c.op_b).c_str(),
                 c.align);
   return buf;
 }
+
+namespace {
+
+std::optional<Op> parse_op(char ch) {
+  if (ch == 'n') return Op::N;
+  if (ch == 't') return Op::T;
+  return std::nullopt;
+}
+
+std::optional<KernelConfig> parse_gemv_name(const std::string& s) {
+  int bm = 0, bn = 0, loads = 0, threads = 0, align = 0, consumed = 0;
+  char la = 0, lb = 0;
+  const int fields = std::sscanf(s.c_str(), "simt_sgemv_%dx%d_u%d_b%d_%c%c_align%d%n", &bm, &bn, &loads, &threads,
+                                 &la, &lb, &align, &consumed);
+  if (fields != 7 || consumed != static_cast<int>(s.size())) return std::nullopt;
+  const auto op_a = parse_op(la), op_b = parse_op(lb);
+  if (!op_a || !op_b) return std::nullopt;
+  const KernelConfig c = gemv_config(bm, loads, *op_a, *op_b, align);
+  if (bn != c.bn || threads != c.threads() || kernel_name(c) != s) return std::nullopt;
+  return c;
+}
+
+}  // namespace
 
 std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
   KernelConfig c;
@@ -22,13 +50,15 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
   char la = 0, lb = 0;
   int consumed = 0;
   const std::string s(name);
+  if (s.rfind("simt_sgemv_", 0) == 0) return parse_gemv_name(s);
   const int fields = std::sscanf(s.c_str(), "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d_s%d_b%dx%d_%c%c_align%d%n", &c.bm,
                                  &c.bn, &c.bk, &c.wm, &c.wn, &c.tm, &c.tn, &c.stages, &threads, &c.min_blocks, &la,
                                  &lb, &c.align, &consumed);
   if (fields != 13 || consumed != static_cast<int>(s.size())) return std::nullopt;
-  if ((la != 'n' && la != 't') || (lb != 'n' && lb != 't')) return std::nullopt;
-  c.op_a = la == 'n' ? Op::N : Op::T;
-  c.op_b = lb == 'n' ? Op::N : Op::T;
+  const auto op_a = parse_op(la), op_b = parse_op(lb);
+  if (!op_a || !op_b) return std::nullopt;
+  c.op_a = *op_a;
+  c.op_b = *op_b;
   // The name must be exactly the one this config produces (threads is derived, so it must agree).
   if (threads != c.threads() || kernel_name(c) != s) return std::nullopt;
   return c;

@@ -1,6 +1,7 @@
-// KernelConfig: the one description of an FP32 SIMT GEMM kernel instance. Its geometry, its validity
-// rule and its procedural name (the database key) live here and nowhere else; the kernel template,
-// the instance generator, the tuner and the runtime all include this header.
+// KernelConfig: the one description of an FP32 SIMT kernel instance (a tiled GEMM, or a GEMV-shaped
+// kernel for outputs at most kGemvMaxN columns wide). Its geometry, its validity rule and its
+// procedural name (the database key) live here and nowhere else; the kernel templates, the instance
+// generator, the tuner and the runtime all include this header.
 #pragma once
 
 #include <cstdint>
@@ -26,18 +27,34 @@ inline constexpr int kKMajorPad = 4;
 /// The device's own limit is checked again at run time.
 inline constexpr int kMaxSharedBytesAnyArch = 227 * 1024;
 
+/// Which kernel template an instance is.
+/// kGemm: simt_sgemm_multistage.cuh, tiles staged through shared memory (any shape).
+/// kGemv: simt_sgemv.cuh, A streamed straight from global memory into registers with each element
+/// used for at most kGemvMaxN FMAs; for n <= kGemvMaxN (row-major M <= 4), where a GEMM tile would
+/// mostly compute zeros and the problem is bound by reading A once.
+enum class Family : int { kGemm = 0, kGemv = 1 };
+
+/// GEMV instances: threads per block and the widest output they handle.
+inline constexpr int kGemvThreads = 256;
+inline constexpr int kGemvMaxN = 4;
+
+/// GEMV instances use bm (rows of C per block), bn = kGemvMaxN, bk = 4 (k per load vector),
+/// stages (loads each thread keeps in flight), min_blocks = 1, ops and align; the warp and thread
+/// tiles are 0. See gemv_config().
 struct KernelConfig {
   int bm = 0, bn = 0, bk = 0;  // threadblock tile
   int wm = 0, wn = 0;          // warp tile
   int tm = 0, tn = 0;          // thread tile (accumulators per thread = tm * tn)
-  int stages = 0;              // cp.async pipeline depth
+  int stages = 0;              // cp.async pipeline depth (GEMV: loads in flight per thread)
   int min_blocks = 0;          // __launch_bounds__ minimum blocks per SM
   Op op_a = Op::N, op_b = Op::N;
   int align = 1;               // elements per global load: 4 (16-byte vectors) or 1 (scalar)
+  Family family = Family::kGemm;
 
+  constexpr bool is_gemv() const { return family == Family::kGemv; }
   constexpr int warps_m() const { return wm > 0 ? bm / wm : 0; }
   constexpr int warps_n() const { return wn > 0 ? bn / wn : 0; }
-  constexpr int threads() const { return warps_m() * warps_n() * 32; }
+  constexpr int threads() const { return is_gemv() ? kGemvThreads : warps_m() * warps_n() * 32; }
   constexpr int lanes_m() const { return tm > 0 ? wm / tm : 0; }  // lanes of a warp along M
   constexpr int lanes_n() const { return tn > 0 ? wn / tn : 0; }
 
@@ -48,17 +65,45 @@ struct KernelConfig {
   constexpr int b_stage_floats() const {
     return b_is_k_major(op_b) ? bn * (bk + kKMajorPad) : bk * bn;
   }
+  /// Dynamic shared memory of a launch (GEMV instances use a small static array only).
   constexpr int shared_bytes() const {
+    if (is_gemv()) return 0;
     return stages * (a_stage_floats() + b_stage_floats()) * static_cast<int>(sizeof(float));
   }
 
   friend constexpr bool operator==(const KernelConfig&, const KernelConfig&) = default;
 };
 
+/// A GEMV instance: `bm` rows of C per block, `loads_in_flight` vector loads per thread per step.
+constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b, int align) {
+  return KernelConfig{bm, kGemvMaxN, 4, 0, 0, 0, 0, loads_in_flight, 1, op_a, op_b, align, Family::kGemv};
+}
+
+/// The validity rule of GEMV instances (see invalid_reason).
+constexpr const char* invalid_gemv_reason(const KernelConfig& c) {
+  if (c.bn != kGemvMaxN || c.bk != 4 || c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 || c.min_blocks != 1)
+    return "GEMV instance must have bn = kGemvMaxN, bk = 4, no warp or thread tile, min blocks 1";
+  if (c.align != 1 && c.align != 4) return "align must be 1 (scalar) or 4 (16-byte vectors)";
+  if (c.stages < 1 || c.stages > 8) return "GEMV loads in flight must lie in [1, 8]";
+  if (a_is_k_major(c.op_a)) {
+    // One warp per bm / 8 rows, its lanes along K.
+    if (c.bm < 8 || c.bm > 64 || c.bm % 8 != 0) return "K-major GEMV: BM must be a multiple of 8 in [8, 64]";
+    if ((c.bm / 8) * c.stages > 16) return "K-major GEMV: (BM / 8) * loads in flight must be at most 16 (registers)";
+  } else {
+    // bm / 4 lanes along M (4 rows each) must divide a warp, so a warp's k-groups are whole.
+    const int lanes = c.bm / 4;
+    if (c.bm < 8 || c.bm > 128 || c.bm % 4 != 0 || 32 % lanes != 0)
+      return "M-major GEMV: BM / 4 must divide 32 (BM in 8, 16, 32, 64, 128)";
+  }
+  return nullptr;
+}
+
 /// The validity rule, written once: returns nullptr when `c` describes a kernel that compiles and runs
 /// correctly, else the reason it does not. Used by the kernel's static_assert, the generator, the
 /// tuner's pruning and the runtime's can_implement.
 constexpr const char* invalid_reason(const KernelConfig& c) {
+  if (c.is_gemv()) return invalid_gemv_reason(c);
+  if (c.family != Family::kGemm) return "unknown kernel family";
   if (c.bm < 16 || c.bm > 256 || c.bn < 16 || c.bn > 256) return "block tile BM, BN must lie in [16, 256]";
   if (c.bk < 4 || c.bk > 64 || c.bk % 4 != 0) return "BK must be a multiple of 4 in [4, 64]";
   if (c.wm <= 0 || c.wn <= 0 || c.bm % c.wm != 0 || c.bn % c.wn != 0)
@@ -102,7 +147,8 @@ constexpr char op_char(Op op) { return op == Op::N ? 'n' : 't'; }
 std::string layout_code(Op a, Op b);
 
 /// Procedural name, stable across rebuilds, e.g.
-/// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4". Every field is in the name.
+/// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4" or "simt_sgemv_16x4_u8_b256_nn_align4"
+/// (rows x max columns, loads in flight, threads). Every field is in the name.
 std::string kernel_name(const KernelConfig& c);
 
 /// Inverse of kernel_name; nullopt when `name` is not a well-formed instance name.

@@ -8,6 +8,7 @@
 #include <cuda/atomic>
 #include <cuda_runtime.h>
 
+#include "config_tag.hpp"
 #include "cp_async.cuh"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
@@ -161,13 +162,6 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
       }
   }
 }
-
-/// A KernelConfig as a type, so kernels can be templated on it (nvcc's launch stubs reject class-type
-/// template arguments). The generator spells every instance as ConfigTag<...>.
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S, int MinBlocks, Op OpA, Op OpB, int Align>
-struct ConfigTag {
-  static constexpr KernelConfig value{BM, BN, BK, WM, WN, TM, TN, S, MinBlocks, OpA, OpB, Align};
-};
 
 template <class Tag>
 __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) simt_sgemm_kernel(GemmParams p) {

@@ -43,6 +43,8 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
     return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " + layout_code(problem.op_a, problem.op_b);
   if (c.align > alignment_class(problem))
     return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
+  if (c.is_gemv() && problem.n > c.bn)
+    return "GEMV instance handles n <= " + std::to_string(c.bn) + ", the problem has n = " + std::to_string(problem.n);
   if (device.cc_major < 8) return "needs sm_80 or newer (cp.async)";
   if (c.shared_bytes() > device.max_shared_per_block_optin)
     return "needs " + std::to_string(c.shared_bytes()) + " bytes of shared memory, device grants " +
@@ -52,19 +54,31 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
   return {};
 }
 
-WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split) {
+namespace {
+// GEMV instances split K only one way: partials, reduced in the same launch by the last block of each
+// row block (simt_sgemv.cuh); a serial request becomes that.
+SplitChoice effective_split(const KernelInstance& kernel, SplitChoice split) {
+  if (kernel.config.is_gemv() && split.mode == SplitKMode::kSerial) split.mode = SplitKMode::kParallel;
+  return split;
+}
+}  // namespace
+
+WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested) {
+  const SplitChoice split = effective_split(kernel, requested);
   const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
   WorkspaceNeeds needs;
   if (g.splits > 1 && split.mode == SplitKMode::kParallel)
     needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * problem.m * problem.n;
-  if (g.splits > 1 && split.mode == SplitKMode::kSerial)
+  // Serial split-k: one counter per output tile; GEMV split-k: one per row block.
+  if (g.splits > 1 && (split.mode == SplitKMode::kSerial || kernel.config.is_gemv()))
     needs.semaphore_count = static_cast<size_t>((problem.m + kernel.config.bm - 1) / kernel.config.bm) *
                             ((problem.n + kernel.config.bn - 1) / kernel.config.bn);
   return needs;
 }
 
-cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split, const Workspace& ws,
+cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
                 cudaStream_t stream) {
+  const SplitChoice split = effective_split(kernel, requested);
   const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
   GemmParams p;
   p.m = problem.m;
@@ -88,7 +102,7 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitC
   p.partials = ws.partials;
   p.semaphores = ws.semaphores;
   if (cudaError_t e = kernel.launch(p, stream); e != cudaSuccess) return e;
-  if (p.mode == SplitKMode::kParallel)
+  if (p.mode == SplitKMode::kParallel && !kernel.config.is_gemv())  // GEMV reduces in its own launch
     return launch_splitk_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
   return cudaSuccess;
 }

@@ -74,6 +74,8 @@ inline bool can_implement(const KernelInstance& kernel, const GemmProblem& probl
   return cannot_implement(kernel, problem, device).empty();
 }
 
+/// GEMV instances (KernelConfig::is_gemv) split K only in kParallel mode (a kSerial request is taken
+/// as kParallel): partials plus one counter per row block, reduced in the same launch.
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
 /// Enqueues C = alpha * op(A) op(B) + beta * C with `kernel` (plus the reduction for kParallel).

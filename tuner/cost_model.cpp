@@ -30,6 +30,16 @@ DeviceModel device_model(const DeviceLimits& limits) {
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                           SplitModes modes) {
   std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
+  if (c.is_gemv()) {
+    // Splits add blocks until ~8 per SM stream A (enough bytes in flight to reach the DRAM rate,
+    // docs/perf_notes.md change 9); each split keeps at least 128 k. Reduced in the same launch.
+    const long row_blocks = (m + c.bm - 1) / c.bm;
+    for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
+      if (row_blocks * s > 8L * sm_count || k < s * 128) break;
+      out.push_back({s, SplitKMode::kParallel});
+    }
+    return out;
+  }
   const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   if (tiles >= sm_count) return out;
   for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
@@ -41,8 +51,34 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   return out;
 }
 
+namespace {
+
+/// GEMV instances stream A once; their speed is the DRAM rate, or less when too few bytes are in
+/// flight to cover the memory latency (Little's law: rate = bytes in flight / latency).
+double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
+                        const DeviceModel& device) {
+  constexpr double kLatencyUs = 0.8;  // loaded DRAM latency, roughly, on recent parts
+  const int splits = split.mode == SplitKMode::kNone ? 1 : split_geometry(c, k, split.splits).splits;
+  const long blocks = (m + c.bm - 1) / c.bm * static_cast<long>(splits);
+  const long resident = std::min<long>(blocks, static_cast<long>(std::max(1, blocks_per_sm)) * device.sm_count);
+  // Vector loads in flight per thread: `stages` per step, times the rows a lane reads (K-major).
+  const double loads = c.stages * (a_is_k_major(c.op_a) ? c.bm / 8.0 : 1.0);
+  const double in_flight = static_cast<double>(resident) * c.threads() * loads * 16.0;
+  const double rate = std::min(device.dram_bytes_per_us, in_flight / kLatencyUs);
+  const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
+  // Scalar instances issue 4 loads where align4 issues one.
+  const double issue = c.align == 4 ? 1.0 : 1.15;
+  double t = bytes / rate * issue + 2.0;
+  // Split K: partials written and read back through L2, and the last block's reduction tail.
+  if (splits > 1) t += 4.0 * 2.0 * splits * m * n / device.l2_bytes_per_us + 0.5;
+  return t;
+}
+
+}  // namespace
+
 double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
                    const DeviceModel& device) {
+  if (c.is_gemv()) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);
   const int occ = std::max(1, blocks_per_sm);
   const SplitGeometry g = split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
   const int splits = split.mode == SplitKMode::kNone ? 1 : g.splits;

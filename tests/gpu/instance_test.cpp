@@ -23,7 +23,7 @@ struct Case {
 };
 
 // AUTOGEMM_TEST_SANITIZER=1 (for compute-sanitizer runs, which are 10-100x slower): test only the
-// first instance of each (layout, alignment, stages) class, and skip the 1000^3 case. That still
+// first instance of each (family, layout, alignment, stages) class, and skip the 1000^3 case. That still
 // covers every layout, alignment class, stage count and split-k path.
 bool sanitizer_mode() {
   const char* v = std::getenv("AUTOGEMM_TEST_SANITIZER");
@@ -33,11 +33,14 @@ bool sanitizer_mode() {
 bool in_covering_subset(size_t index) {
   static const std::set<size_t> subset = [] {
     std::set<size_t> picked;
-    std::set<std::tuple<int, int, int, int>> seen;
+    std::set<std::tuple<int, int, int, int, int>> seen;
     const auto& reg = kernel_registry();
     for (size_t i = 0; i < reg.size(); ++i) {
       const KernelConfig& c = reg[i].config;
-      if (seen.insert({static_cast<int>(c.op_a), static_cast<int>(c.op_b), c.align, c.stages}).second) picked.insert(i);
+      if (seen.insert({static_cast<int>(c.family), static_cast<int>(c.op_a), static_cast<int>(c.op_b), c.align,
+                       c.stages})
+              .second)
+        picked.insert(i);
     }
     return picked;
   }();
@@ -132,13 +135,23 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
 
 TEST_P(InstanceTest, MatchesFloat64Reference) {
   const SplitChoice none{1, SplitKMode::kNone};
-  const Case cases[] = {
+  const std::vector<Case> gemm_cases = {
       {1, 1, 1, 1.0f, 0.0f, none},         {7, 13, 5, 1.5f, 0.0f, none},      {129, 65, 33, 1.5f, -0.75f, none},
       {97, 211, 300, -1.0f, 0.0f, none},   {1000, 1000, 1000, 1.0f, 0.0f, none},
       {133, 71, 777, 0.5f, 0.5f, {3, SplitKMode::kSerial}}, {133, 71, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},
   };
+  // GEMV instances take n <= kGemvMaxN: every width, M not a multiple of 4 or of the block, K below
+  // one step, with a partial last step, and long enough for the unrolled loop; split K with the
+  // in-launch reduction (beta too; a serial request runs as parallel).
+  const std::vector<Case> gemv_cases = {
+      {1, 1, 1, 1.0f, 0.0f, none},          {7, 1, 5, 1.5f, 0.0f, none},         {129, 3, 33, 1.5f, -0.75f, none},
+      {97, 4, 300, -1.0f, 0.0f, none},      {1000, 1, 1000, 1.0f, 0.0f, none},   {3001, 1, 1531, 1.0f, 0.0f, none},
+      {50, 2, 4100, 1.0f, 0.5f, none},      {133, 2, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},
+      {3001, 1, 1531, 1.0f, 0.0f, {12, SplitKMode::kParallel}}, {50, 4, 4100, 1.0f, 0.5f, {8, SplitKMode::kParallel}},
+      {97, 3, 300, -1.0f, 0.0f, {2, SplitKMode::kSerial}},
+  };
   uint64_t seed = GetParam() * 101;
-  for (const Case& cs : cases) {
+  for (const Case& cs : kernel().config.is_gemv() ? gemv_cases : gemm_cases) {
     if (sanitizer_mode() && cs.m * cs.n * cs.k > 100'000'000) continue;
     check(cs, ++seed);
     if (HasFatalFailure()) return;

@@ -29,13 +29,53 @@ TEST(KernelConfig, NameSpellsEveryField) {
   EXPECT_EQ(kernel_name(c), "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_tn_align4");
 }
 
+TEST(KernelConfig, GemvNameSpellsEveryField) {
+  const KernelConfig c = gemv_config(16, 8, Op::N, Op::T, 1);
+  EXPECT_EQ(kernel_name(c), "simt_sgemv_16x4_u8_b256_nt_align1");
+  EXPECT_EQ(c.threads(), kGemvThreads);
+  EXPECT_EQ(c.shared_bytes(), 0);
+  EXPECT_TRUE(c.is_gemv());
+}
+
 TEST(KernelConfig, MalformedNamesAreRejected) {
   for (const char* bad : {"", "simt_sgemm_", "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_tn_align4x",
+                          "simt_sgemv_16x4_u8_b128_nn_align4",    // GEMV blocks have 256 threads
+                          "simt_sgemv_16x8_u8_b256_nn_align4",    // GEMV width is kGemvMaxN
+                          "simt_sgemv_16x4_u8_b256_nn_align4_",   // trailing text
+                          "simt_sgemv_016x4_u8_b256_nn_align4",   // not canonical
                           "simt_sgemm_128x64x16_w64x32_t8x8_s3_b256x2_tn_align4",  // threads disagree with tiles
                           "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_xn_align4",
                           "simt_sgemm_0128x64x16_w64x32_t8x8_s3_b128x2_tn_align4",  // not canonical
                           "cutlass_simt_sgemm_128x128_8x4_nn_align1"}) {
     EXPECT_FALSE(parse_kernel_name(bad).has_value()) << bad;
+  }
+}
+
+TEST(KernelConfig, GemvValidityRuleNamesTheViolation) {
+  EXPECT_EQ(invalid_reason(gemv_config(16, 8, Op::N, Op::N, 4)), nullptr);
+  EXPECT_EQ(invalid_reason(gemv_config(64, 2, Op::T, Op::N, 4)), nullptr);
+  // 12 rows per block: 3 lanes along M do not divide a warp; not a multiple of 8 for K-major.
+  EXPECT_NE(std::string(invalid_reason(gemv_config(12, 4, Op::N, Op::N, 4))).find("divide 32"), std::string::npos);
+  EXPECT_NE(std::string(invalid_reason(gemv_config(12, 4, Op::T, Op::N, 4))).find("multiple of 8"), std::string::npos);
+  EXPECT_NE(std::string(invalid_reason(gemv_config(64, 4, Op::T, Op::N, 4))).find("registers"), std::string::npos);
+  EXPECT_NE(std::string(invalid_reason(gemv_config(16, 9, Op::N, Op::N, 4))).find("in flight"), std::string::npos);
+  KernelConfig tiled = gemv_config(16, 4, Op::N, Op::N, 4);
+  tiled.tm = 4;
+  EXPECT_NE(std::string(invalid_reason(tiled)).find("no warp or thread tile"), std::string::npos);
+}
+
+TEST(GridTable, GemvInstancesInEveryClass) {
+  std::map<std::string, int> per_class;
+  for (const auto& c : enumerate_grid())
+    if (c.is_gemv()) ++per_class[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
+  ASSERT_EQ(per_class.size(), 8u);
+  for (const auto& [name, count] : per_class) {
+    // Every shape the layout of A admits, and at least four.
+    const Op op_a = name[0] == 'n' ? Op::N : Op::T;
+    int admitted = 0;
+    for (const GemvShape& g : kGemvShapes) admitted += is_valid(gemv_config(g.bm, g.loads_in_flight, op_a, Op::N, 4));
+    EXPECT_EQ(count, admitted) << name;
+    EXPECT_GE(count, 4) << name;
   }
 }
 
@@ -76,6 +116,7 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
   };
   std::map<std::string, Span> classes;
   for (const auto& c : enumerate_grid()) {
+    if (c.is_gemv()) continue;  // GemvInstancesInEveryClass
     Span& s = classes[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
     ++s.count;
     s.bk.insert(c.bk);

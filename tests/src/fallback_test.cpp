@@ -33,11 +33,12 @@ GemmProblem problem(int m, int n, int k) {
 
 int one_block(size_t) { return 1; }
 
-// The instances of the nn layout that can run an aligned problem.
-std::vector<const KernelInstance*> nn_instances() {
+// The instances of the nn layout that can run an aligned problem of any shape (tiled GEMMs), or
+// the nn GEMV instances.
+std::vector<const KernelInstance*> nn_instances(Family family = Family::kGemm) {
   std::vector<const KernelInstance*> out;
   for (const auto& k : kernel_registry())
-    if (k.config.op_a == Op::N && k.config.op_b == Op::N) out.push_back(&k);
+    if (k.config.op_a == Op::N && k.config.op_b == Op::N && k.config.family == family) out.push_back(&k);
   return out;
 }
 
@@ -129,6 +130,20 @@ TEST(Fallback, NeverChoosesSerialSplitK) {
     for (const SplitChoice split : split_candidates(inst->config, 256, 256, 8192, 132))
       tuner_sees_serial |= split.mode == SplitKMode::kSerial;
   EXPECT_TRUE(tuner_sees_serial);
+}
+
+TEST(Fallback, GemvOnlyForNarrowOutputsAndPreferredThere) {
+  ASSERT_FALSE(nn_instances(Family::kGemv).empty()) << "every build compiles GEMV instances (ci keeps one per class)";
+  // Row-major 1 x 3072 x 3072: the model picks a GEMV instance (it reads A once, no split-k).
+  const KernelChoice narrow = choose_heuristic(problem(3072, 1, 3072), h100_limits(), h100_model(), one_block);
+  ASSERT_NE(narrow.kernel, nullptr);
+  EXPECT_TRUE(narrow.kernel->config.is_gemv()) << narrow.kernel->name;
+  // Wider than kGemvMaxN: GEMV instances cannot implement it, with the reason named.
+  const GemmProblem wide = problem(3072, kGemvMaxN + 1, 3072);
+  for (const KernelChoice& c : rank_heuristic(wide, h100_limits(), h100_model(), one_block))
+    EXPECT_FALSE(c.kernel->config.is_gemv()) << c.kernel->name;
+  for (const KernelInstance* k : nn_instances(Family::kGemv))
+    EXPECT_NE(cannot_implement(*k, wide, h100_limits()).find("n = 5"), std::string::npos) << k->name;
 }
 
 TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {

@@ -41,6 +41,36 @@ TEST(CostModel, SplitKHelpsSmallOutputsWithLongK) {
   EXPECT_LT(split, none / 4);
 }
 
+const KernelConfig gemv16 = gemv_config(16, 8, Op::N, Op::N, 4);
+
+TEST(CostModel, GemvSplitsKOnlyInParallelModeAndOnlyToFillTheSms) {
+  const auto splits = split_candidates(gemv16, 64, 1, 1 << 20, 132);  // 4 row blocks, long K
+  ASSERT_GT(splits.size(), 1u);
+  for (const auto& s : splits) {
+    EXPECT_NE(s.mode, SplitKMode::kSerial);
+    EXPECT_LE(4L * s.splits, 8L * 132);
+  }
+  EXPECT_EQ(split_candidates(gemv16, 64 * 132 * 8, 1, 1 << 20, 132).size(), 1u);  // rows alone fill the SMs
+  EXPECT_EQ(split_candidates(gemv16, 64, 1, 200, 132).size(), 1u);              // K too short to split
+}
+
+TEST(CostModel, GemvIsBoundByReadingAOnce) {
+  const DeviceModel d = h100_like();
+  // 1 x 3072 x 3072 row-major: 37.7 MB of A at 3 TB/s is 12.6 us, plus a launch.
+  const double t = estimate_us(gemv16, 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d);
+  EXPECT_GT(t, 12.6);
+  EXPECT_LT(t, 16.0);
+  // The same tiled GEMM instance computes 128 columns to produce one: slower than the GEMV.
+  EXPECT_LT(t, estimate_us(k128, 1, 3072, 1, 3072, {1, SplitKMode::kNone}, d));
+  // Too few blocks leave too few bytes in flight: 4 blocks stream slower per byte than 192.
+  const double few = estimate_us(gemv16, 4, 64, 1, 3072 * 48, {1, SplitKMode::kNone}, d);
+  EXPECT_GT(few, 2.0 * t);
+  // Splitting K puts more blocks, so more bytes, in flight.
+  EXPECT_LT(estimate_us(gemv16, 4, 64, 1, 3072 * 48, {32, SplitKMode::kParallel}, d), few / 4);
+  // Scalar loads cost issue slots.
+  EXPECT_GT(estimate_us(gemv_config(16, 8, Op::N, Op::N, 1), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), t);
+}
+
 TEST(CostModel, LargerProblemsCostMore) {
   const DeviceModel d = h100_like();
   EXPECT_LT(estimate_us(k128, 1, 1024, 1024, 1024, {1, SplitKMode::kNone}, d),

@@ -1,0 +1,31 @@
+// Loads of data read exactly once (a GEMV's A): read-only path, no L1 allocation, and L2 eviction
+// priority "evict first", so the stream replaces its own clean lines in L2 instead of evicting (and
+// writing back) lines other work left there. Measured on the H100 in docs/perf_notes.md (change 9).
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace autogemm::detail {
+
+/// An L2 policy that marks every line it touches evict-first (createpolicy, sm_80+).
+__device__ __forceinline__ unsigned long long evict_first_policy() {
+  unsigned long long policy;
+  asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
+__device__ __forceinline__ float4 load_stream(const float4* p, unsigned long long policy) {
+  float4 v;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+               : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+               : "l"(p), "l"(policy));
+  return v;
+}
+
+__device__ __forceinline__ float load_stream(const float* p, unsigned long long policy) {
+  float v;
+  asm("ld.global.nc.L1::no_allocate.L2::cache_hint.f32 %0, [%1], %2;" : "=f"(v) : "l"(p), "l"(policy));
+  return v;
+}
+
+}  // namespace autogemm::detail
