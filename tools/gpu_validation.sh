@@ -11,9 +11,9 @@
 #   fallback_exhaustive: the same problems tuned --exhaustive (--shape-time $FALLBACK_SHAPE_TIME, 12 s).
 #   perf (after tune): the perf set (4096^3 and odd sizes) tuned in all four layouts into the tune
 #   step's database, then benchmarked with it; profile (after tune): Nsight Compute sections of the
-#   tuned 3072^3 kernel.
+#   tuned 3072^3 kernel; stream: tools/experiments/stream_read.cu, the streaming-read floor of a GEMV.
 #   steps: info tests sanitize selfcheck bench tune exhaustive overhead fallback fallback_exhaustive
-#   perf profile (default: the first five)
+#   perf profile stream (default: the first five)
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -67,6 +67,8 @@ for step in "${steps[@]}"; do
         --section SpeedOfLight --section ComputeWorkloadAnalysis --section WarpStateStats --section Occupancy \
         --section LaunchStats --section MemoryWorkloadAnalysis \
         "$build/tools/gemm-tune" bench --shape 3072,3072,3072 --max-reps 3 ;;
+    stream)
+      run stream_read "$build/tools/stream_read" ;;
     overhead)
       run overhead "$build/tools/gemm-tune" overhead --json "$out/overhead.json" ;;
     fallback)

@@ -4,7 +4,7 @@
 // (kernels/stream_load.cuh), 1 or 4 float4 loads in flight per thread, 4 or 8 blocks of 256 per SM;
 // after a memset flush (the benchmark's method, leaves L2 full of dirty lines) and after a read
 // flush; cuBLAS SGEMM (pedantic) and SGEMV on the same matrix as the yardstick. Median of 22 runs.
-// Build: nvcc -O3 -arch=sm_90 -I kernels -o stream_read tools/experiments/stream_read.cu -lcublas
+// Built with the tools (BUILD/tools/stream_read); run by tools/gpu_validation.sh BUILD OUT stream.
 // Results and what they meant: docs/perf_notes.md, change 9.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
