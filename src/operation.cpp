@@ -76,8 +76,7 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
   return needs;
 }
 
-cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
-                cudaStream_t stream) {
+GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested) {
   const SplitChoice split = effective_split(kernel, requested);
   const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
   GemmParams p;
@@ -96,6 +95,17 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitC
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
   if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
+  // One tile column covering n means every element of A is copied by exactly one block (per split);
+  // one tile row covering m, the same for B.
+  const KernelConfig& c = kernel.config;
+  p.stream_a = !c.is_gemv() && problem.n <= c.bn;
+  p.stream_b = !c.is_gemv() && problem.m <= c.bm;
+  return p;
+}
+
+cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
+                cudaStream_t stream) {
+  GemmParams p = launch_params(kernel, problem, requested);
   const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
   if (ws.partial_bytes < needs.partial_bytes || ws.semaphore_count < needs.semaphore_count)
     return cudaErrorInvalidValue;

@@ -78,6 +78,11 @@ inline bool can_implement(const KernelInstance& kernel, const GemmProblem& probl
 /// as kParallel): partials plus one counter per row block, reduced in the same launch.
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
+/// The launch parameters run() passes: split geometry, and which operands are streamed (every element
+/// copied by one block only: A when n fits one tile column, B when m fits one tile row), whose copies
+/// then go to L2 evict-first (kernels/cp_async.cuh). GEMV instances stream A themselves.
+GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
+
 /// Enqueues C = alpha * op(A) op(B) + beta * C with `kernel` (plus the reduction for kParallel).
 /// Requires k > 0 and a workspace at least workspace_size(); returns the first CUDA error.
 cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split, const Workspace& ws,
