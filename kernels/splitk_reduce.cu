@@ -4,12 +4,19 @@
 #include "splitk_reduce.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 namespace autogemm {
 namespace {
 
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
                                      float beta, float* __restrict__ c, int64_t ldc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
+  // GEMM's last blocks run; wait here until the GEMM has finished and its partials are visible.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
   const int64_t total = static_cast<int64_t>(m) * n;
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
@@ -37,10 +44,30 @@ dim3 elementwise_grid(int m, int n) {
 
 }  // namespace
 
+// AUTOGEMM_PDL=0 launches the reduction plainly (a diagnostic: measures what the overlap gains).
+static bool programmatic_launch_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("AUTOGEMM_PDL");
+    return v == nullptr || std::string_view(v) != "0";
+  }();
+  return enabled;
+}
+
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream) {
-  splitk_reduce_kernel<<<elementwise_grid(m, n), 256, 0, stream>>>(partials, splits, m, n, alpha, beta, c, ldc);
-  return cudaGetLastError();
+  // Programmatic dependent launch (sm_90+; ignored before): the reduction's launch overlaps the
+  // GEMM's tail instead of following its completion; griddepcontrol.wait in the kernel keeps the
+  // result exact. docs/perf_notes.md, change 11.
+  cudaLaunchConfig_t config{};
+  config.gridDim = elementwise_grid(m, n);
+  config.blockDim = dim3(256);
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  config.attrs = &attribute;
+  config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
+  return cudaLaunchKernelEx(&config, splitk_reduce_kernel, partials, splits, m, n, alpha, beta, c, ldc);
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {
