@@ -10,30 +10,16 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-/// An L2 cache policy for the copies of one operand: evict-first when every element of the operand
-/// is read by exactly one block (it is streamed: keeping it would only push out other lines, which
-/// may be dirty and cost a write-back), else the default priority. Made fresh at each use so no
-/// 64-bit register stays live across the main loop.
-__device__ __forceinline__ uint64_t copy_policy(bool stream) {
-  uint64_t policy;
-  if (stream) {
-    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
-  } else {
-    asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(policy));
-  }
-  return policy;
-}
-
 /// Copies `src_bytes` (0..16) of a 16-byte vector and zero-fills the rest. Bypasses L1 (.cg).
-__device__ __forceinline__ void cp_async_16(void* dst, const void* src, int src_bytes, uint64_t policy) {
-  asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(smem_addr(dst)),
-               "l"(src), "r"(src_bytes), "l"(policy));
+__device__ __forceinline__ void cp_async_16(void* dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
+               "r"(src_bytes));
 }
 
 /// Copies `src_bytes` (0 or 4) of one float and zero-fills the rest.
-__device__ __forceinline__ void cp_async_4(void* dst, const void* src, int src_bytes, uint64_t policy) {
-  asm volatile("cp.async.ca.shared.global.L2::cache_hint [%0], [%1], 4, %2, %3;\n" ::"r"(smem_addr(dst)),
-               "l"(src), "r"(src_bytes), "l"(policy));
+__device__ __forceinline__ void cp_async_4(void* dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_addr(dst)), "l"(src),
+               "r"(src_bytes));
 }
 
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }

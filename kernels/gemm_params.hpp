@@ -25,9 +25,6 @@ struct GemmParams {
   SplitKMode mode = SplitKMode::kNone;
   float* partials = nullptr;   // kParallel: splits x (m x n, leading dimension m)
   int* semaphores = nullptr;   // kSerial: one counter per output tile, zero between launches
-  // Operands whose every element one block reads (A when one tile column covers n, B when one tile
-  // row covers m): their copies are marked L2 evict-first (cp_async.cuh, copy_policy).
-  bool stream_a = false, stream_b = false;
 };
 
 }  // namespace autogemm

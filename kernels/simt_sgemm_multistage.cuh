@@ -38,7 +38,7 @@ __device__ __forceinline__ int frag_x(int i, int lane_x) {
 /// Shared layout: K-major (X, BK + pad), else (BK, X). Out-of-range elements are zero-filled.
 template <int X, int BK, int V, int kThreads, bool kKMajor>
 __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int64_t ld, int x0, int x_end,
-                                                  int k0, int k_end, int tid, uint64_t policy) {
+                                                  int k0, int k_end, int tid) {
   constexpr int kContig = kKMajor ? BK : X;
   constexpr int kVecPerRow = kContig / V;
   constexpr int kIters = (X * BK / V) / kThreads;
@@ -59,9 +59,9 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
                                  : g;
     float* dst = s + row * kRowStride + col;
     if constexpr (V == 4) {
-      cp_async_16(dst, src, valid * 4, policy);
+      cp_async_16(dst, src, valid * 4);
     } else {
-      cp_async_4(dst, src, valid * 4, policy);
+      cp_async_4(dst, src, valid * 4);
     }
   }
 }
@@ -81,10 +81,8 @@ class OperandLoader {
   static constexpr int kRowStep = kFast ? kThreads / kVecPerRow : 1;
 
  public:
-  /// `stream`: this operand's elements are each read by one block only (copy_policy).
-  __device__ __forceinline__ OperandLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid,
-                                           bool stream)
-      : g_(g), ld_(ld), x0_(x0), x_end_(x_end), k_end_(k_end), tid_(tid), stream_(stream) {
+  __device__ __forceinline__ OperandLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid)
+      : g_(g), ld_(ld), x0_(x0), x_end_(x_end), k_end_(k_end), tid_(tid) {
     const int row0 = tid / kVecPerRow;
     const int col0 = (tid % kVecPerRow) * V;
     smem_offset_ = row0 * kRowStride + col0;
@@ -101,7 +99,6 @@ class OperandLoader {
 
   /// Issues the copies of the BK slice starting at k0 into shared tile `s`.
   __device__ __forceinline__ void load(float* s, int k0) const {
-    const uint64_t policy = copy_policy(stream_);
     if constexpr (kFast) {
       if (interior_ && k0 + BK <= k_end_) {
         const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_);
@@ -109,23 +106,22 @@ class OperandLoader {
 #pragma unroll
         for (int it = 0; it < kIters; ++it) {
           if constexpr (V == 4) {
-            cp_async_16(dst + it * kRowStep * kRowStride, src, 16, policy);
+            cp_async_16(dst + it * kRowStep * kRowStride, src, 16);
           } else {
-            cp_async_4(dst + it * kRowStep * kRowStride, src, 4, policy);
+            cp_async_4(dst + it * kRowStep * kRowStride, src, 4);
           }
           src += row_step_;
         }
         return;
       }
     }
-    load_operand_tile<X, BK, V, kThreads, kKMajor>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_, policy);
+    load_operand_tile<X, BK, V, kThreads, kKMajor>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
   }
 
  private:
   const float* g_;
   int64_t ld_;
   int x0_, x_end_, k_end_, tid_;
-  bool stream_;
   const float* base_ = nullptr;  // this thread's first copy at k = 0
   int64_t row_step_ = 0;         // global distance between its consecutive copies
   int smem_offset_ = 0;
@@ -204,8 +200,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   const int lane_m = lane % C.lanes_m();
   const int lane_n = lane / C.lanes_m();
 
-  const OperandLoader<BM, BK, C.align, kThreads, kAK> loader_a(p.a, p.lda, m0, p.m, k_end, tid, p.stream_a);
-  const OperandLoader<BN, BK, C.align, kThreads, kBK> loader_b(p.b, p.ldb, n0, p.n, k_end, tid, p.stream_b);
+  const OperandLoader<BM, BK, C.align, kThreads, kAK> loader_a(p.a, p.lda, m0, p.m, k_end, tid);
+  const OperandLoader<BN, BK, C.align, kThreads, kBK> loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
   auto load_stage = [&](int kt, int stage) {
     const int k0 = k_begin + kt * BK;
     loader_a.load(smem_a + stage * kAStage, k0);

@@ -95,11 +95,6 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
   if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
-  // One tile column covering n means every element of A is copied by exactly one block (per split);
-  // one tile row covering m, the same for B.
-  const KernelConfig& c = kernel.config;
-  p.stream_a = !c.is_gemv() && problem.n <= c.bn;
-  p.stream_b = !c.is_gemv() && problem.m <= c.bm;
   return p;
 }
 

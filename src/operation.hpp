@@ -78,9 +78,8 @@ inline bool can_implement(const KernelInstance& kernel, const GemmProblem& probl
 /// as kParallel): partials plus one counter per row block, reduced in the same launch.
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
-/// The launch parameters run() passes: split geometry, and which operands are streamed (every element
-/// copied by one block only: A when n fits one tile column, B when m fits one tile row), whose copies
-/// then go to L2 evict-first (kernels/cp_async.cuh). GEMV instances stream A themselves.
+/// The launch parameters run() passes: the problem and the split geometry (GEMV instances take a
+/// serial request as parallel).
 GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
 /// Enqueues C = alpha * op(A) op(B) + beta * C with `kernel` (plus the reduction for kParallel).

@@ -1,5 +1,5 @@
 // The launch parameters run() derives from an instance, a problem and a split choice, without a GPU:
-// split geometry, GEMV split semantics and workspace, and which operands are marked streamed.
+// split geometry, GEMV split semantics and workspace.
 #include <gtest/gtest.h>
 
 #include "operation.hpp"
@@ -18,20 +18,6 @@ GemmProblem problem(int m, int n, int k) {
 }
 
 const KernelConfig tile64{64, 64, 32, 32, 32, 4, 8, 3, 1, Op::N, Op::N, 4};
-
-TEST(LaunchParams, StreamsAnOperandOnlyWhenOneBlockReadsEachElement) {
-  const KernelInstance k = instance(tile64);
-  // n = 16 fits one tile column: every A element is copied by one block. m = 3072 does not fit a row.
-  GemmParams p = launch_params(k, problem(3072, 16, 3072), {8, SplitKMode::kParallel});
-  EXPECT_TRUE(p.stream_a);
-  EXPECT_FALSE(p.stream_b);
-  p = launch_params(k, problem(64, 3072, 3072), {1, SplitKMode::kNone});
-  EXPECT_FALSE(p.stream_a);
-  EXPECT_TRUE(p.stream_b);
-  p = launch_params(k, problem(3072, 65, 3072), {1, SplitKMode::kNone});  // two tile columns
-  EXPECT_FALSE(p.stream_a);
-  EXPECT_FALSE(p.stream_b);
-}
 
 TEST(LaunchParams, SplitGeometryAndUnsplitFallback) {
   const KernelInstance k = instance(tile64);
@@ -54,7 +40,6 @@ TEST(LaunchParams, GemvSplitsInParallelModeWithOneCounterPerRowBlock) {
   const GemmParams p = launch_params(k, pr, {8, SplitKMode::kSerial});  // serial is taken as parallel
   EXPECT_EQ(p.mode, SplitKMode::kParallel);
   EXPECT_EQ(p.splits, 8);
-  EXPECT_FALSE(p.stream_a);  // the GEMV streams A itself
   const WorkspaceNeeds needs = workspace_size(k, pr, {8, SplitKMode::kSerial});
   EXPECT_EQ(needs.partial_bytes, sizeof(float) * 8 * 3072);
   EXPECT_EQ(needs.semaphore_count, 3072u / 64);
