@@ -25,6 +25,11 @@ struct GemmParams {
   SplitKMode mode = SplitKMode::kNone;
   float* partials = nullptr;   // kParallel: splits x (m x n, leading dimension m)
   int* semaphores = nullptr;   // kSerial: one counter per output tile, zero between launches
+  // Read by the launch, not the kernel: an operand every element of which one block reads (A when
+  // one tile column covers n), given L2 streaming priority by the launch's access policy window, so
+  // it replaces its own lines in L2 instead of others. Empty (0 bytes): no window.
+  const void* stream_window = nullptr;
+  size_t stream_window_bytes = 0;
 };
 
 }  // namespace autogemm

@@ -294,7 +294,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   }
 }
 
-/// Raises the block's dynamic shared-memory limit once per device, then launches.
+/// Raises the block's dynamic shared-memory limit once per device, then launches, with an L2 access
+/// policy window when the parameters name a streamed operand.
 template <class Tag>
 cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
@@ -312,9 +313,23 @@ cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
       configured.fetch_or(bit, std::memory_order_acq_rel);
     }
   }
-  const dim3 grid(ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
-  kernel<<<grid, C.threads(), kSmem, stream>>>(p);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
+  config.blockDim = dim3(C.threads());
+  config.dynamicSmemBytes = kSmem;
+  config.stream = stream;
+  cudaLaunchAttribute window{};
+  if (p.stream_window_bytes > 0) {
+    window.id = cudaLaunchAttributeAccessPolicyWindow;
+    window.val.accessPolicyWindow.base_ptr = const_cast<void*>(p.stream_window);
+    window.val.accessPolicyWindow.num_bytes = p.stream_window_bytes;
+    window.val.accessPolicyWindow.hitRatio = 1.0f;
+    window.val.accessPolicyWindow.hitProp = cudaAccessPropertyStreaming;
+    window.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    config.attrs = &window;
+    config.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&config, kernel, p);
 }
 
 }  // namespace autogemm::detail

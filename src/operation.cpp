@@ -2,6 +2,8 @@
 #include "operation.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdint>
 
 #include "splitk_reduce.hpp"
@@ -95,12 +97,40 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
   if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
+  // One tile column covering n: each element of A is copied by exactly one block (per split), so
+  // A is streamed. Its footprint: k columns of lda (op N) or m rows of lda (op T).
+  const KernelConfig& c = kernel.config;
+  if (!c.is_gemv() && problem.n <= c.bn && problem.m > 0 && problem.k > 0) {
+    const int64_t outer = problem.op_a == Op::N ? problem.k : problem.m;
+    const int64_t inner = problem.op_a == Op::N ? problem.m : problem.k;
+    p.stream_window = problem.a;
+    p.stream_window_bytes = sizeof(float) * static_cast<size_t>((outer - 1) * problem.lda + inner);
+  }
   return p;
 }
+
+namespace {
+// Largest access policy window of the current device (0 when none or unknown), read once per device.
+size_t max_window_bytes() {
+  static std::array<std::atomic<int64_t>, 64> cache{};  // bytes + 1 per device; 0: not read yet
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return 0;
+  int64_t v = cache[device].load(std::memory_order_relaxed);
+  if (v == 0) {
+    int bytes = 0;
+    if (cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxAccessPolicyWindowSize, device) != cudaSuccess) bytes = 0;
+    cudaGetLastError();
+    v = static_cast<int64_t>(bytes) + 1;
+    cache[device].store(v, std::memory_order_relaxed);
+  }
+  return static_cast<size_t>(v - 1);
+}
+}  // namespace
 
 cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
                 cudaStream_t stream) {
   GemmParams p = launch_params(kernel, problem, requested);
+  if (p.stream_window_bytes > max_window_bytes()) p.stream_window = nullptr, p.stream_window_bytes = 0;
   const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
   if (ws.partial_bytes < needs.partial_bytes || ws.semaphore_count < needs.semaphore_count)
     return cudaErrorInvalidValue;

@@ -78,8 +78,10 @@ inline bool can_implement(const KernelInstance& kernel, const GemmProblem& probl
 /// as kParallel): partials plus one counter per row block, reduced in the same launch.
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
-/// The launch parameters run() passes: the problem and the split geometry (GEMV instances take a
-/// serial request as parallel).
+/// The launch parameters run() passes: the problem, the split geometry (GEMV instances take a serial
+/// request as parallel) and, for a GEMM whose one tile column covers n, A's address range as the
+/// streamed operand (GemmParams::stream_window; run() drops it when the device's access policy
+/// window is smaller).
 GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
 /// Enqueues C = alpha * op(A) op(B) + beta * C with `kernel` (plus the reduction for kParallel).
