@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdlib>
+#include <string_view>
 #include <cstdint>
 
 #include "splitk_reduce.hpp"
@@ -110,6 +112,15 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
 }
 
 namespace {
+// AUTOGEMM_STREAM_WINDOW=0 launches without the streaming window (a diagnostic: measures its gain).
+bool stream_window_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("AUTOGEMM_STREAM_WINDOW");
+    return v == nullptr || std::string_view(v) != "0";
+  }();
+  return enabled;
+}
+
 // Largest access policy window of the current device (0 when none or unknown), read once per device.
 size_t max_window_bytes() {
   static std::array<std::atomic<int64_t>, 64> cache{};  // bytes + 1 per device; 0: not read yet
@@ -130,7 +141,8 @@ size_t max_window_bytes() {
 cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
                 cudaStream_t stream) {
   GemmParams p = launch_params(kernel, problem, requested);
-  if (p.stream_window_bytes > max_window_bytes()) p.stream_window = nullptr, p.stream_window_bytes = 0;
+  if (!stream_window_enabled() || p.stream_window_bytes > max_window_bytes())
+    p.stream_window = nullptr, p.stream_window_bytes = 0;
   const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
   if (ws.partial_bytes < needs.partial_bytes || ws.semaphore_count < needs.semaphore_count)
     return cudaErrorInvalidValue;
