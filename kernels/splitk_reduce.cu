@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "device_attribute.hpp"
+
 namespace autogemm {
 namespace {
 
@@ -44,18 +46,19 @@ dim3 elementwise_grid(int m, int n) {
 
 }  // namespace
 
-// AUTOGEMM_PDL=0 launches the reduction plainly (a diagnostic: measures what the overlap gains).
+// Programmatic dependent launch needs sm_90; AUTOGEMM_PDL=0 turns it off (a diagnostic: measures
+// what the overlap gains).
 static bool programmatic_launch_enabled() {
-  static const bool enabled = [] {
+  static const bool allowed = [] {
     const char* v = std::getenv("AUTOGEMM_PDL");
     return v == nullptr || std::string_view(v) != "0";
   }();
-  return enabled;
+  return allowed && current_device_attribute<cudaDevAttrComputeCapabilityMajor>() >= 9;
 }
 
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream) {
-  // Programmatic dependent launch (sm_90+; ignored before): the reduction's launch overlaps the
+  // Programmatic dependent launch (sm_90+ only): the reduction's launch overlaps the
   // GEMM's tail instead of following its completion; griddepcontrol.wait in the kernel keeps the
   // result exact. docs/perf_notes.md, change 11.
   cudaLaunchConfig_t config{};

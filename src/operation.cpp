@@ -2,12 +2,11 @@
 #include "operation.hpp"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <string_view>
-#include <cstdint>
 
+#include "device_attribute.hpp"
 #include "splitk_reduce.hpp"
 #include "status.hpp"
 
@@ -120,28 +119,13 @@ bool stream_window_enabled() {
   }();
   return enabled;
 }
-
-// Largest access policy window of the current device (0 when none or unknown), read once per device.
-size_t max_window_bytes() {
-  static std::array<std::atomic<int64_t>, 64> cache{};  // bytes + 1 per device; 0: not read yet
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return 0;
-  int64_t v = cache[device].load(std::memory_order_relaxed);
-  if (v == 0) {
-    int bytes = 0;
-    if (cudaDeviceGetAttribute(&bytes, cudaDevAttrMaxAccessPolicyWindowSize, device) != cudaSuccess) bytes = 0;
-    cudaGetLastError();
-    v = static_cast<int64_t>(bytes) + 1;
-    cache[device].store(v, std::memory_order_relaxed);
-  }
-  return static_cast<size_t>(v - 1);
-}
 }  // namespace
 
 cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
                 cudaStream_t stream) {
   GemmParams p = launch_params(kernel, problem, requested);
-  if (!stream_window_enabled() || p.stream_window_bytes > max_window_bytes())
+  const auto max_window = static_cast<size_t>(current_device_attribute<cudaDevAttrMaxAccessPolicyWindowSize>());
+  if (!stream_window_enabled() || p.stream_window_bytes > max_window)
     p.stream_window = nullptr, p.stream_window_bytes = 0;
   const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
   if (ws.partial_bytes < needs.partial_bytes || ws.semaphore_count < needs.semaphore_count)
