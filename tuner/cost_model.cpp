@@ -54,17 +54,24 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
 namespace {
 
 /// GEMV instances stream A once; their speed is the DRAM rate, or less when too few bytes are in
-/// flight to cover the memory latency (Little's law: rate = bytes in flight / latency).
+/// flight to cover the memory latency (Little's law: rate = bytes in flight / latency), or when an
+/// M-major block reads runs shorter than 64 bytes per column.
 double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
                         const DeviceModel& device) {
-  constexpr double kLatencyUs = 0.8;  // loaded DRAM latency, roughly, on recent parts
+  // Loaded DRAM latency: unsplit 1x3072x3072 on the H100 ran 24.1 / 27.6 / 48.1 us with 96 / 48 / 24
+  // blocks of 8 KB-32 KB in flight each (docs/results/h100_gemv_wide_block_experiment.csv), about
+  // what ~1.1 us gives.
+  constexpr double kLatencyUs = 1.1;
   const int splits = split.mode == SplitKMode::kNone ? 1 : split_geometry(c, k, split.splits).splits;
   const long blocks = (m + c.bm - 1) / c.bm * static_cast<long>(splits);
   const long resident = std::min<long>(blocks, static_cast<long>(std::max(1, blocks_per_sm)) * device.sm_count);
   // Vector loads in flight per thread: `stages` per step, times the rows a lane reads (K-major).
   const double loads = c.stages * (a_is_k_major(c.op_a) ? c.bm / 8.0 : 1.0);
   const double in_flight = static_cast<double>(resident) * c.threads() * loads * 16.0;
-  const double rate = std::min(device.dram_bytes_per_us, in_flight / kLatencyUs);
+  // 8-row M-major blocks read 32-byte runs: 23.4 vs 20.9 us (1x3072x3072) and 107 vs 78 us
+  // (1x4096x11008) against 16-row blocks on the H100, same file.
+  const double run_efficiency = !a_is_k_major(c.op_a) && 4 * c.bm < 64 ? 0.8 : 1.0;
+  const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLatencyUs);
   const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
   // Scalar instances issue 4 loads where align4 issues one.
   const double issue = c.align == 4 ? 1.0 : 1.15;

@@ -67,6 +67,8 @@ TEST(CostModel, GemvIsBoundByReadingAOnce) {
   EXPECT_GT(few, 2.0 * t);
   // Splitting K puts more blocks, so more bytes, in flight.
   EXPECT_LT(estimate_us(gemv16, 4, 64, 1, 3072 * 48, {32, SplitKMode::kParallel}, d), few / 4);
+  // 8-row M-major blocks read 32-byte runs of each column: priced below 16-row blocks.
+  EXPECT_GT(estimate_us(gemv_config(8, 8, Op::N, Op::N, 4), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), t);
   // Scalar loads cost issue slots.
   EXPECT_GT(estimate_us(gemv_config(16, 8, Op::N, Op::N, 1), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), t);
 }
