@@ -73,8 +73,15 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   const double run_efficiency = !a_is_k_major(c.op_a) && 4 * c.bm < 64 ? 0.8 : 1.0;
   const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLatencyUs);
   const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
-  // Scalar instances issue 4 loads where align4 issues one.
-  const double issue = c.align == 4 ? 1.0 : 1.15;
+  // Scalar instances issue 4 loads where align4 issues one; that cost the M-major mapping 1.56x on
+  // the H100 (1x3072x3072 `nt` align1 32.5 us vs `nn` align4 20.8 us untuned) and the K-major one
+  // nothing measurable (`tt` align1 19.4 vs `tn` align4 20.3 us).
+  const bool k_major = a_is_k_major(c.op_a);
+  double issue = c.align == 4 ? 1.0 : (k_major ? 1.05 : 1.5);
+  // K-major lanes each load 4 k of every column of B per step, shared by the warp's bm / 8 rows;
+  // with n > 1 those scalar loads span many L1 lines (op(B) = B^T strides by ldb): measured 30.5 vs
+  // 22.9 us (`tn`) and 90.2 vs 23.2 us (`tt`) for one row per warp against the best on 4x3072x3072.
+  if (k_major && n > 1) issue *= 1.0 + (n - 1) * (c.op_b == Op::T ? 1.0 : 0.12) / (c.bm / 8.0);
   double t = bytes / rate * issue + 2.0;
   // Split K: partials written and read back through L2, and the last block's reduction tail.
   if (splits > 1) t += 4.0 * 2.0 * splits * m * n / device.l2_bytes_per_us + 0.5;

@@ -69,8 +69,13 @@ TEST(CostModel, GemvIsBoundByReadingAOnce) {
   EXPECT_LT(estimate_us(gemv16, 4, 64, 1, 3072 * 48, {32, SplitKMode::kParallel}, d), few / 4);
   // 8-row M-major blocks read 32-byte runs of each column: priced below 16-row blocks.
   EXPECT_GT(estimate_us(gemv_config(8, 8, Op::N, Op::N, 4), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), t);
-  // Scalar loads cost issue slots.
-  EXPECT_GT(estimate_us(gemv_config(16, 8, Op::N, Op::N, 1), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), t);
+  // Scalar loads cost issue slots, most in the M-major mapping.
+  EXPECT_GT(estimate_us(gemv_config(16, 8, Op::N, Op::N, 1), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), 1.4 * t);
+  EXPECT_LT(estimate_us(gemv_config(16, 8, Op::T, Op::N, 1), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), 1.1 * t);
+  // K-major with n > 1: B's loads are shared by the rows of a warp, so more rows per warp win.
+  const double one_row = estimate_us(gemv_config(8, 8, Op::T, Op::T, 4), 4, 3072, 4, 3072, {1, SplitKMode::kNone}, d);
+  const double eight_rows = estimate_us(gemv_config(64, 2, Op::T, Op::T, 4), 4, 3072, 4, 3072, {1, SplitKMode::kNone}, d);
+  EXPECT_GT(one_row, 2.0 * eight_rows);
 }
 
 TEST(CostModel, LargerProblemsCostMore) {
