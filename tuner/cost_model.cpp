@@ -66,8 +66,15 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   const long blocks = (m + c.bm - 1) / c.bm * static_cast<long>(splits);
   const long resident = std::min<long>(blocks, static_cast<long>(std::max(1, blocks_per_sm)) * device.sm_count);
   // Vector loads in flight per thread: `stages` per step, times the rows a lane reads (K-major).
+  // An SM keeps at most ~32 KB of loads in flight however many it is given: a K-major 64-row block
+  // (64 KB issued) on 64 SMs ran 2×4096×4096 `tn` in 57.8 us where 512 blocks of 32 KB took 31.2
+  // (H100, untuned bench of 6c54ac3, docs/results/h100_bench_gemv_untuned_6c54ac3.json).
+  constexpr double kMaxInFlightPerSm = 32.0 * 1024;
   const double loads = c.stages * (a_is_k_major(c.op_a) ? c.bm / 8.0 : 1.0);
-  const double in_flight = static_cast<double>(resident) * c.threads() * loads * 16.0;
+  const double per_block = c.threads() * loads * 16.0;
+  const long busy_sms = std::min<long>(blocks, device.sm_count);
+  const double per_sm = std::min(kMaxInFlightPerSm, per_block * static_cast<double>(resident) / busy_sms);
+  const double in_flight = per_sm * static_cast<double>(busy_sms);
   // 8-row M-major blocks read 32-byte runs: 23.4 vs 20.9 us (1x3072x3072) and 107 vs 78 us
   // (1x4096x11008) against 16-row blocks on the H100, same file.
   const double run_efficiency = !a_is_k_major(c.op_a) && 4 * c.bm < 64 ? 0.8 : 1.0;
