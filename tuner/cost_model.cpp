@@ -67,8 +67,8 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   const long resident = std::min<long>(blocks, static_cast<long>(std::max(1, blocks_per_sm)) * device.sm_count);
   // Vector loads in flight per thread: `stages` per step, times the rows a lane reads (K-major).
   // An SM keeps at most ~32 KB of loads in flight however many it is given: a K-major 64-row block
-  // (64 KB issued) on 64 SMs ran 2×4096×4096 `tn` in 57.8 us where 512 blocks of 32 KB took 31.2
-  // (H100, untuned bench of 6c54ac3, docs/results/h100_bench_gemv_untuned_6c54ac3.json).
+  // (64 KB issued) on 64 SMs ran 2x4096x4096 `tn` in 57.8 us where 512 blocks of 32 KB took 31.2
+  // (H100, untuned benches docs/results/h100_bench_gemv_untuned_{8c95cc1,6c54ac3}.json).
   constexpr double kMaxInFlightPerSm = 32.0 * 1024;
   const double loads = c.stages * (a_is_k_major(c.op_a) ? c.bm / 8.0 : 1.0);
   const double per_block = c.threads() * loads * 16.0;
