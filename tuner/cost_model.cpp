@@ -80,11 +80,13 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   const double run_efficiency = !a_is_k_major(c.op_a) && 4 * c.bm < 64 ? 0.8 : 1.0;
   const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLatencyUs);
   const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
-  // Scalar instances issue 4 loads where align4 issues one; that cost the M-major mapping 1.56x on
-  // the H100 (1x3072x3072 `nt` align1 32.5 us vs `nn` align4 20.8 us untuned) and the K-major one
-  // nothing measurable (`tt` align1 19.4 vs `tn` align4 20.3 us).
+  // Scalar instances issue 4 loads where align4 issues one. An M-major block's scalar loads read
+  // bm-byte pieces of a column: with 16-row blocks that cost 1.56x on the H100 (1x3072x3072 `nt`
+  // align1 32.5 us vs `nn` align4 20.8 us untuned), with 64 rows and more next to nothing
+  // (1x4096x11008 `nt` align1 72.7 us, `nn` align4 71.4; experiment 13's data); the K-major
+  // mapping's scalar loads cost nothing measurable (`tt` align1 19.4 vs `tn` align4 20.3 us).
   const bool k_major = a_is_k_major(c.op_a);
-  double issue = c.align == 4 ? 1.0 : (k_major ? 1.05 : 1.5);
+  double issue = c.align == 4 ? 1.0 : (k_major || c.bm >= 64 ? 1.05 : 1.5);
   // K-major lanes each load 4 k of every column of B per step, shared by the warp's bm / 8 rows;
   // with n > 1 those scalar loads span many L1 lines (op(B) = B^T strides by ldb): measured 30.5 vs
   // 22.9 us (`tn`) and 90.2 vs 23.2 us (`tt`) for one row per warp against the best on 4x3072x3072.
@@ -128,7 +130,12 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // Memory: every block streams its A and B panels through L2; DRAM sees each matrix at least once.
   const double l2_bytes = 4.0 * static_cast<double>(blocks) * (c.bm + c.bn) * k_per_block;
   const double dram_bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
-  const double memory_us = std::max(dram_bytes / device.dram_bytes_per_us, l2_bytes / device.l2_bytes_per_us);
+  // 4-byte copies also stream slower: 1x3072x3072 `nt` ran 30.6 us on a scalar 128x16 tile against
+  // 25.5 us on the aligned one (H100, docs/results/h100_bench_gemv_untuned_58197ac.json and the
+  // seed runs), so memory-bound scalar tiles are not priced like aligned ones.
+  const double copy_rate = c.align == 4 ? 1.0 : 1.0 / 1.2;
+  const double memory_us =
+      std::max(dram_bytes / device.dram_bytes_per_us, l2_bytes / device.l2_bytes_per_us) / copy_rate;
 
   // Fixed costs: pipeline fill and epilogue per wave, and a launch.
   const double waves = std::ceil(static_cast<double>(per_sm) / occ);

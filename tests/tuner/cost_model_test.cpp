@@ -69,8 +69,10 @@ TEST(CostModel, GemvIsBoundByReadingAOnce) {
   EXPECT_LT(estimate_us(gemv16, 4, 64, 1, 3072 * 48, {32, SplitKMode::kParallel}, d), few / 4);
   // 8-row M-major blocks read 32-byte runs of each column: priced below 16-row blocks.
   EXPECT_GT(estimate_us(gemv_config(8, 8, Op::N, Op::N, 4), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), t);
-  // Scalar loads cost issue slots, most in the M-major mapping.
+  // Scalar loads cost issue slots, most in narrow M-major blocks.
   EXPECT_GT(estimate_us(gemv_config(16, 8, Op::N, Op::N, 1), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), 1.4 * t);
+  EXPECT_LT(estimate_us(gemv_config(64, 8, Op::N, Op::N, 1), 4, 3072, 1, 3072, {8, SplitKMode::kParallel}, d),
+            1.15 * estimate_us(gemv_config(64, 8, Op::N, Op::N, 4), 4, 3072, 1, 3072, {8, SplitKMode::kParallel}, d));
   EXPECT_LT(estimate_us(gemv_config(16, 8, Op::T, Op::N, 1), 4, 3072, 1, 3072, {1, SplitKMode::kNone}, d), 1.1 * t);
   // K-major with n > 1: B's loads are shared by the rows of a warp, so more rows per warp win.
   const double one_row = estimate_us(gemv_config(8, 8, Op::T, Op::T, 4), 4, 3072, 4, 3072, {1, SplitKMode::kNone}, d);
@@ -80,6 +82,16 @@ TEST(CostModel, GemvIsBoundByReadingAOnce) {
   // them) are priced above 8-row ones (512) for 2 x 4096 x 4096.
   EXPECT_GT(estimate_us(gemv_config(64, 2, Op::T, Op::N, 4), 4, 4096, 2, 4096, {1, SplitKMode::kNone}, d),
             estimate_us(gemv_config(8, 8, Op::T, Op::N, 4), 4, 4096, 2, 4096, {1, SplitKMode::kNone}, d));
+}
+
+TEST(CostModel, ScalarCopiesStreamSlower) {
+  const DeviceModel d = h100_like();
+  const KernelConfig skinny{128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4};
+  KernelConfig scalar = skinny;
+  scalar.align = 1;
+  // Memory-bound (one output column on a 16-wide tile): the scalar tile is priced above its twin.
+  EXPECT_GT(estimate_us(scalar, 1, 3072, 1, 3072, {8, SplitKMode::kParallel}, d),
+            1.1 * estimate_us(skinny, 1, 3072, 1, 3072, {8, SplitKMode::kParallel}, d));
 }
 
 TEST(CostModel, LargerProblemsCostMore) {
