@@ -1,5 +1,6 @@
-// A device attribute of the current device, read from the driver once per device and cached, for
-// decisions taken on every launch (programmatic dependent launch, access policy windows).
+// Inputs of decisions taken on every launch (programmatic dependent launch, access policy windows):
+// a device attribute of the current device, read from the driver once per device and cached, and
+// the environment switches that turn such a launch feature off for diagnosis.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -7,6 +8,8 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 namespace autogemm {
 
@@ -28,6 +31,13 @@ int current_device_attribute() {
     cache[device].store(v, std::memory_order_relaxed);
   }
   return static_cast<int>(v - 1);
+}
+
+/// False when the environment variable `name` is "0" (a diagnostic switch that turns a launch feature
+/// off to measure what it gains), else true. Callers read it once and keep the answer.
+inline bool launch_feature_enabled(const char* name) {
+  const char* v = std::getenv(name);
+  return v == nullptr || std::string_view(v) != "0";
 }
 
 }  // namespace autogemm

@@ -4,8 +4,6 @@
 #include "splitk_reduce.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 
 #include "device_attribute.hpp"
 
@@ -49,10 +47,7 @@ dim3 elementwise_grid(int m, int n) {
 // Programmatic dependent launch needs sm_90; AUTOGEMM_PDL=0 turns it off (a diagnostic: measures
 // what the overlap gains).
 static bool programmatic_launch_enabled() {
-  static const bool allowed = [] {
-    const char* v = std::getenv("AUTOGEMM_PDL");
-    return v == nullptr || std::string_view(v) != "0";
-  }();
+  static const bool allowed = launch_feature_enabled("AUTOGEMM_PDL");
   return allowed && current_device_attribute<cudaDevAttrComputeCapabilityMajor>() >= 9;
 }
 

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <string_view>
 
 #include "device_attribute.hpp"
 #include "splitk_reduce.hpp"
@@ -110,23 +108,16 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   return p;
 }
 
-namespace {
-// AUTOGEMM_STREAM_WINDOW=0 launches without the streaming window (a diagnostic: measures its gain).
-bool stream_window_enabled() {
-  static const bool enabled = [] {
-    const char* v = std::getenv("AUTOGEMM_STREAM_WINDOW");
-    return v == nullptr || std::string_view(v) != "0";
-  }();
-  return enabled;
-}
-}  // namespace
-
 cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
                 cudaStream_t stream) {
   GemmParams p = launch_params(kernel, problem, requested);
-  const auto max_window = static_cast<size_t>(current_device_attribute<cudaDevAttrMaxAccessPolicyWindowSize>());
-  if (!stream_window_enabled() || p.stream_window_bytes > max_window)
-    p.stream_window = nullptr, p.stream_window_bytes = 0;
+  if (p.stream_window_bytes > 0) {
+    // AUTOGEMM_STREAM_WINDOW=0 launches without the window (a diagnostic: measures its gain); a
+    // window larger than the device allows is dropped. Only launches that propose one ask.
+    static const bool enabled = launch_feature_enabled("AUTOGEMM_STREAM_WINDOW");
+    const auto max_window = static_cast<size_t>(current_device_attribute<cudaDevAttrMaxAccessPolicyWindowSize>());
+    if (!enabled || p.stream_window_bytes > max_window) p.stream_window = nullptr, p.stream_window_bytes = 0;
+  }
   const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
   if (ws.partial_bytes < needs.partial_bytes || ws.semaphore_count < needs.semaphore_count)
     return cudaErrorInvalidValue;
