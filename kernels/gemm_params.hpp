@@ -32,4 +32,12 @@ struct GemmParams {
   size_t stream_window_bytes = 0;
 };
 
+#if defined(__CUDACC__)
+/// The BLAS output rule every kernel ends with: C = alpha * sum + beta * C. beta == 0 never reads C,
+/// so NaN or garbage in an output the caller asked to overwrite cannot leak into the result.
+__device__ __forceinline__ void store_scaled(float* out, float sum, float alpha, float beta) {
+  *out = beta == 0.0f ? alpha * sum : alpha * sum + beta * *out;
+}
+#endif
+
 }  // namespace autogemm

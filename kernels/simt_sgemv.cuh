@@ -50,8 +50,7 @@ __device__ __forceinline__ void emit(const GemmParams& p, int i, int j, float su
     p.partials[(static_cast<int64_t>(blockIdx.y) * p.n + j) * p.m + i] = sum;
     return;
   }
-  float* out = p.c + static_cast<int64_t>(j) * p.ldc + i;
-  *out = p.beta == 0.0f ? p.alpha * sum : p.alpha * sum + p.beta * *out;
+  store_scaled(p.c + static_cast<int64_t>(j) * p.ldc + i, sum, p.alpha, p.beta);
 }
 
 /// Split K only: after every thread's emit(), the last block of rows [m0, m0 + BM) to arrive adds the
@@ -71,8 +70,7 @@ __device__ __forceinline__ void reduce_splits_if_last(const GemmParams& p, int m
     if (i >= p.m || j >= p.n) continue;
     float sum = 0.0f;
     for (int s = 0; s < p.splits; ++s) sum += __ldcg(p.partials + (static_cast<int64_t>(s) * p.n + j) * p.m + i);
-    float* out = p.c + static_cast<int64_t>(j) * p.ldc + i;
-    *out = p.beta == 0.0f ? p.alpha * sum : p.alpha * sum + p.beta * *out;
+    store_scaled(p.c + static_cast<int64_t>(j) * p.ldc + i, sum, p.alpha, p.beta);
   }
   if (threadIdx.x == 0) p.semaphores[blockIdx.x] = 0;
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "device_attribute.hpp"
+#include "gemm_params.hpp"
 
 namespace autogemm {
 namespace {
@@ -23,8 +24,7 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
     float sum = 0.0f;
     for (int s = 0; s < splits; ++s) sum += partials[s * total + idx];
     const int64_t i = idx % m, j = idx / m;
-    float* out = c + j * ldc + i;
-    *out = beta == 0.0f ? alpha * sum : alpha * sum + beta * *out;
+    store_scaled(c + j * ldc + i, sum, alpha, beta);
   }
 }
 
