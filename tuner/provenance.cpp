@@ -13,17 +13,6 @@
 namespace autogemm {
 namespace {
 
-std::string uuid_string(const cudaUUID_t& u) {
-  std::string s = "GPU-";
-  for (int i = 0; i < 16; ++i) {
-    char hex[3];
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(u.bytes[i]));
-    s += hex;
-    if (i == 3 || i == 5 || i == 7 || i == 9) s += '-';
-  }
-  return s;
-}
-
 // "1980, 2619" from nvidia-smi for the GPU at this PCI address; false when unavailable.
 bool smi_clocks(int device, int& sm_mhz, int& mem_mhz) {
   char bus[32] = {};
@@ -39,10 +28,21 @@ bool smi_clocks(int device, int& sm_mhz, int& mem_mhz) {
 
 }  // namespace
 
+std::string gpu_uuid_string(const cudaUUID_t& uuid) {
+  std::string s = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+    s += hex;
+    if (i == 3 || i == 5 || i == 7 || i == 9) s += '-';
+  }
+  return s;
+}
+
 db::Provenance current_provenance(int device, bool ask_nvidia_smi) {
   db::Provenance p;
   cudaDeviceProp prop{};
-  if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) p.gpu_uuid = uuid_string(prop.uuid);
+  if (cudaGetDeviceProperties(&prop, device) == cudaSuccess) p.gpu_uuid = gpu_uuid_string(prop.uuid);
   cudaDriverGetVersion(&p.driver_version);
   cudaRuntimeGetVersion(&p.runtime_version);
   if (!ask_nvidia_smi || !smi_clocks(device, p.sm_clock_mhz, p.mem_clock_mhz)) {

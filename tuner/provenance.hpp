@@ -2,6 +2,10 @@
 // and runtime versions, clocks as found, library and grid versions, host, time).
 #pragma once
 
+#include <driver_types.h>
+
+#include <string>
+
 #include "tuning_db.hpp"
 
 namespace autogemm {
@@ -10,5 +14,8 @@ namespace autogemm {
 /// installed (the clocks as found; starting it takes tens of milliseconds), else the device's
 /// maximum SM clock and 0 for memory.
 db::Provenance current_provenance(int device, bool ask_nvidia_smi = true);
+
+/// A device UUID as nvidia-smi prints it: "GPU-" and 32 hex digits grouped 8-4-4-4-12.
+std::string gpu_uuid_string(const cudaUUID_t& uuid);
 
 }  // namespace autogemm

@@ -16,6 +16,7 @@
 #include "context.hpp"
 #include "problem_data.hpp"
 #include "problem_selection.hpp"
+#include "provenance.hpp"
 #include "registry.hpp"
 #include "timing.hpp"
 
@@ -39,15 +40,8 @@ nlohmann::json device_info(int device) {
   int driver = 0, runtime = 0;
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
-  std::string uuid = "GPU-";
-  for (int i = 0; i < 16; ++i) {
-    char hex[3];
-    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(p.uuid.bytes[i]));
-    uuid += hex;
-    if (i == 3 || i == 5 || i == 7 || i == 9) uuid += '-';
-  }
   return {{"name", p.name},
-          {"uuid", uuid},
+          {"uuid", gpu_uuid_string(p.uuid)},
           {"compute_capability", std::to_string(p.major) + "." + std::to_string(p.minor)},
           {"sm_count", p.multiProcessorCount},
           {"l2_bytes", p.l2CacheSize},
