@@ -186,17 +186,10 @@ TEST_F(SgemmApiTest, SteadyStateCapturesIntoACudaGraph) {
     ASSERT_EQ(call(), AUTOGEMM_STATUS_SUCCESS);  // first call: lookup, workspace
     ASSERT_CUDA(cudaStreamSynchronize(stream));
     ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
-    cudaGraph_t graph;
-    ASSERT_CUDA(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    for (int i = 0; i < 3; ++i) ASSERT_EQ(call(), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage();
-    ASSERT_CUDA(cudaStreamEndCapture(stream, &graph));
-    cudaGraphExec_t exec;
-    ASSERT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
-    ASSERT_CUDA(cudaGraphLaunch(exec, stream));
-    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    ASSERT_CUDA(run_captured(stream, [&] {
+      for (int i = 0; i < 3; ++i) EXPECT_EQ(call(), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage();
+    }));
     EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k));
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
   }
   autogemmSetStream(handle_, nullptr);
   cudaStreamDestroy(stream);

@@ -1,4 +1,5 @@
-// Shared pieces of the GPU tests: the skip-without-GPU fixture and a device buffer that owns memory.
+// Shared pieces of the GPU tests: the skip-without-GPU fixture, a device buffer that owns memory, and
+// a CUDA-graph capture-and-replay of library calls.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,6 +34,26 @@ class DeviceBuffer {
   T* ptr_ = nullptr;
   size_t count_ = 0;
 };
+
+/// Captures what `enqueue` puts on `stream` into a CUDA graph, launches the graph once and waits for
+/// it; the graph is destroyed either way. Returns the first CUDA error. (Library calls inside
+/// `enqueue` report through their own status: check them there with EXPECT_*.)
+template <class Enqueue>
+cudaError_t run_captured(cudaStream_t stream, Enqueue&& enqueue) {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaError_t e = cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+  if (e == cudaSuccess) {
+    enqueue();
+    e = cudaStreamEndCapture(stream, &graph);
+  }
+  if (e == cudaSuccess) e = cudaGraphInstantiate(&exec, graph, 0);
+  if (e == cudaSuccess) e = cudaGraphLaunch(exec, stream);
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+  if (exec != nullptr) cudaGraphExecDestroy(exec);
+  if (graph != nullptr) cudaGraphDestroy(graph);
+  return e;
+}
 
 #define ASSERT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
 
