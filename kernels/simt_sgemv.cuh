@@ -3,10 +3,11 @@
 // FMAs per element read, so it is bound by DRAM bandwidth; a GEMM tile would stage A through shared
 // memory and compute mostly zero columns. Here every thread streams its part of A straight into
 // registers with several vector loads in flight (evict-first in L2, stream_load.cuh), and a block
-// adds up its partial sums in a fixed order. Streaming at the DRAM rate takes most of the GPU's threads (docs/perf_notes.md, change 9),
-// so K may also be split over blocks (gridDim.y, mode kParallel): each split writes its partial sums
-// and the last block of an output block to finish adds all splits in split order and writes C, in
-// the same launch (deterministic: the order does not depend on which block finishes last).
+// adds up its partial sums in a fixed order. Streaming at the DRAM rate takes most of the GPU's
+// threads (docs/perf_notes.md, change 9), so K may also be split over blocks (gridDim.y, mode
+// kParallel): each split writes its partial sums and the last block of an output block to finish
+// adds all splits in split order and writes C, in the same launch (deterministic: the order does
+// not depend on which block finishes last).
 //
 // Two mappings, picked by the layout of A:
 //  - M-major A (op N, element (i, k) at a[i + k * lda]): a block owns BM rows; BM / 4 lanes each own
