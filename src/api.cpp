@@ -151,9 +151,12 @@ extern "C" autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void* 
       DeviceGuard guard(handle->device);
       AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(workspace, 0, autogemmContext::kUserWorkspaceHead, handle->stream));
     }
-    std::lock_guard lock(handle->mutex);
-    handle->user_workspace = workspace;
-    handle->user_workspace_bytes = workspace ? bytes : 0;
+    {
+      std::lock_guard lock(handle->mutex);
+      handle->user_workspace = workspace;
+      handle->user_workspace_bytes = workspace ? bytes : 0;
+    }
+    handle->clear_choices();  // a tuned choice that repacks operands depends on the workspace's size
     return AUTOGEMM_STATUS_SUCCESS;
   });
 }

@@ -103,7 +103,16 @@ KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align
   if (!entry) return {};
   const KernelInstance* kernel = find_kernel(entry->candidate.kernel);  // non-null: find_tuned checked
   const SplitChoice split{entry->candidate.splits, parse_split_mode(entry->candidate.split_mode)};
-  if (kernel == nullptr || !can_implement(*kernel, problem, limits)) return {};
+  // A tuned entry may read repacked operands: the tuner measured it with the copies.
+  if (kernel == nullptr || !can_implement(*kernel, problem, limits, RepackPolicy::kAllowed)) return {};
+  const WorkspaceNeeds needs = workspace_size(*kernel, problem, split);
+  if (needs.repack_bytes > 0 && user_workspace != nullptr && user_workspace_need(needs) > user_workspace_bytes) {
+    // The caller's fixed workspace cannot hold the copies: the untuned choice, which never repacks.
+    logger().info("tuned {} for m={} n={} k={} needs {} bytes of workspace with its repacked operands, more than "
+                  "the {} set by autogemmSetWorkspace; using the untuned choice",
+                  kernel->name, problem.m, problem.n, problem.k, user_workspace_need(needs), user_workspace_bytes);
+    return {};
+  }
   return {kernel, split, 0.0, "tuned"};
 }
 
@@ -165,19 +174,24 @@ void autogemmContext::clear_choices() {
   choices.clear();
 }
 
+size_t autogemmContext::user_workspace_need(const WorkspaceNeeds& needs) {
+  return (kUserWorkspaceHead + needs.partial_bytes + 255) / 256 * 256 + needs.repack_bytes;
+}
+
 Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {
   std::lock_guard lock(mutex);
   if (user_workspace != nullptr) {
     // The caller's buffer: split-k counters in a fixed head (zeroed by autogemmSetWorkspace and left
-    // zero by every launch), partial sums after it.
-    const size_t need = kUserWorkspaceHead + needs.partial_bytes;
+    // zero by every launch), partial sums after it, then the repacked operands at a 256-byte boundary.
+    const size_t repack_offset = user_workspace_need({needs.partial_bytes, 0, 0});
+    const size_t need = user_workspace_need(needs);
     if (needs.semaphore_count * sizeof(int) > kUserWorkspaceHead || need > user_workspace_bytes)
       throw StatusError(AUTOGEMM_STATUS_INVALID_VALUE,
                         "the workspace set by autogemmSetWorkspace has " + std::to_string(user_workspace_bytes) +
                             " bytes; this call needs " + std::to_string(need));
     char* base = static_cast<char*>(user_workspace);
     return {reinterpret_cast<float*>(base + kUserWorkspaceHead), needs.partial_bytes, reinterpret_cast<int*>(base),
-            kUserWorkspaceHead / sizeof(int)};
+            kUserWorkspaceHead / sizeof(int), reinterpret_cast<float*>(base + repack_offset), needs.repack_bytes};
   }
   // Grown geometrically (1.5x): a handle serving many shapes grows a few times.
   return own_workspace.get(needs, stream, 1.5);

@@ -1,5 +1,5 @@
 // autogemmContext: what a handle holds — its device and limits, stream, per-instance occupancy, the
-// cache of choices per problem key, and the split-k workspace (grown, never allocated per call).
+// cache of choices per problem key, and the launch workspace (grown, never allocated per call).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -94,4 +94,7 @@ struct autogemmContext {
   void clear_choices();
   /// A workspace of at least `needs`, grown on this handle's stream when too small.
   autogemm::Workspace workspace(const autogemm::WorkspaceNeeds& needs);
+  /// Bytes of a user workspace (autogemmSetWorkspace) that `needs` takes: the counters' head, the
+  /// partial sums, then the repacked operands from a 256-byte boundary (the layout workspace() hands out).
+  static size_t user_workspace_need(const autogemm::WorkspaceNeeds& needs);
 };

@@ -5,15 +5,43 @@
 #include <cstdint>
 
 #include "device_attribute.hpp"
+#include "operand_repack.hpp"
 #include "splitk_reduce.hpp"
 #include "status.hpp"
 
 namespace autogemm {
 
-int alignment_class(const GemmProblem& p) {
-  const bool aligned = reinterpret_cast<uintptr_t>(p.a) % 16 == 0 && reinterpret_cast<uintptr_t>(p.b) % 16 == 0 &&
-                       p.lda % 4 == 0 && p.ldb % 4 == 0;
-  return aligned ? 4 : 1;
+namespace {
+bool vector_aligned(const float* base, int64_t ld) { return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld % 4 == 0; }
+int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
+}  // namespace
+
+int alignment_class(const GemmProblem& p) { return vector_aligned(p.a, p.lda) && vector_aligned(p.b, p.ldb) ? 4 : 1; }
+
+RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem) {
+  RepackPlan plan;
+  if (kernel.is_gemv()) return plan;
+  plan.a = problem.op_a == Op::T && kernel.op_a == Op::N;
+  plan.b = problem.op_b == Op::N && kernel.op_b == Op::T;
+  return plan;
+}
+
+const char* repacked_operands(RepackPlan plan) { return plan.a ? (plan.b ? "A+B" : "A") : plan.b ? "B" : "none"; }
+
+RepackLayout repack_layout(const GemmProblem& problem, RepackPlan plan) {
+  RepackLayout layout;
+  size_t a_bytes = 0;
+  if (plan.a) {
+    layout.lda = round_up(problem.m, 4);  // op(A) = A' (m x k, column-major)
+    a_bytes = sizeof(float) * static_cast<size_t>(layout.lda) * problem.k;
+  }
+  layout.b_offset_bytes = static_cast<size_t>(round_up(static_cast<int64_t>(a_bytes), 256));
+  layout.bytes = a_bytes;
+  if (plan.b) {
+    layout.ldb = round_up(problem.n, 4);  // op(B) = B'^T with B' (n x k, column-major)
+    layout.bytes = layout.b_offset_bytes + sizeof(float) * static_cast<size_t>(layout.ldb) * problem.k;
+  }
+  return layout;
 }
 
 DeviceLimits query_device_limits(int device) {
@@ -37,13 +65,23 @@ SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits)
   return g;
 }
 
-std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device) {
+std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device,
+                             RepackPolicy repack) {
   const KernelConfig& c = kernel.config;
   if (const char* why = invalid_reason(c)) return why;
-  if (c.op_a != problem.op_a || c.op_b != problem.op_b)
+  const RepackPlan plan = repack_plan(c, problem);
+  const bool a_ok = c.op_a == problem.op_a || plan.a, b_ok = c.op_b == problem.op_b || plan.b;
+  if (!a_ok || !b_ok || (plan.any() && repack == RepackPolicy::kNever))
     return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " + layout_code(problem.op_a, problem.op_b);
-  if (c.align > alignment_class(problem))
-    return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
+  if (plan.a && problem.n < kRepackMinOtherExtent)
+    return "repacking A for layout " + layout_code(c.op_a, c.op_b) + " is offered for n >= " +
+           std::to_string(kRepackMinOtherExtent) + "; the problem has n = " + std::to_string(problem.n);
+  if (plan.b && problem.m < kRepackMinOtherExtent)
+    return "repacking B for layout " + layout_code(c.op_a, c.op_b) + " is offered for m >= " +
+           std::to_string(kRepackMinOtherExtent) + "; the problem has m = " + std::to_string(problem.m);
+  // The repacked copies are aligned; an operand read in place keeps its own alignment.
+  const bool aligned = (plan.a || vector_aligned(problem.a, problem.lda)) && (plan.b || vector_aligned(problem.b, problem.ldb));
+  if (c.align == 4 && !aligned) return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
   if (c.is_gemv() && problem.n > c.bn)
     return "GEMV instance handles n <= " + std::to_string(c.bn) + ", the problem has n = " + std::to_string(problem.n);
   if (device.cc_major < 8) return "needs sm_80 or newer (cp.async)";
@@ -68,6 +106,7 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
   const SplitChoice split = effective_split(kernel, requested);
   const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
   WorkspaceNeeds needs;
+  needs.repack_bytes = repack_layout(problem, repack_plan(kernel.config, problem)).bytes;
   if (g.splits > 1 && split.mode == SplitKMode::kParallel)
     needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * problem.m * problem.n;
   // Serial split-k: one counter per output tile; GEMV split-k: one per row block.
@@ -108,8 +147,38 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   return p;
 }
 
-cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested, const Workspace& ws,
+namespace {
+// Copies the operands of `plan` into the workspace (transposed to X-major) and returns the problem
+// the kernel then runs: the same product, with the copies in place of the K-major operands.
+cudaError_t repack_operands(const GemmProblem& problem, RepackPlan plan, const Workspace& ws, cudaStream_t stream,
+                            GemmProblem& repacked) {
+  repacked = problem;
+  if (!plan.any()) return cudaSuccess;
+  const RepackLayout layout = repack_layout(problem, plan);
+  if (ws.repacked == nullptr || ws.repack_bytes < layout.bytes) return cudaErrorInvalidValue;
+  if (plan.a) {  // A is k x m column-major (op T): its transpose is op(A), m x k
+    if (cudaError_t e = launch_transpose(problem.a, problem.lda, problem.k, problem.m, ws.repacked, layout.lda, stream);
+        e != cudaSuccess)
+      return e;
+    repacked.op_a = Op::N, repacked.a = ws.repacked, repacked.lda = layout.lda;
+  }
+  if (plan.b) {  // B is k x n column-major (op N): its transpose B' (n x k) has op(B) = B'^T
+    float* b = ws.repacked + layout.b_offset_bytes / sizeof(float);
+    if (cudaError_t e = launch_transpose(problem.b, problem.ldb, problem.k, problem.n, b, layout.ldb, stream);
+        e != cudaSuccess)
+      return e;
+    repacked.op_b = Op::T, repacked.b = b, repacked.ldb = layout.ldb;
+  }
+  return cudaSuccess;
+}
+}  // namespace
+
+cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, SplitChoice requested, const Workspace& ws,
                 cudaStream_t stream) {
+  GemmProblem problem;
+  if (cudaError_t e = repack_operands(original, repack_plan(kernel.config, original), ws, stream, problem);
+      e != cudaSuccess)
+    return e;
   GemmParams p = launch_params(kernel, problem, requested);
   if (p.stream_window_bytes > 0) {
     // AUTOGEMM_STREAM_WINDOW=0 launches without the window (a diagnostic: measures its gain); a

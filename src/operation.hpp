@@ -31,6 +31,38 @@ struct GemmProblem {
 /// else 1. The alignment class is part of the tuning key.
 int alignment_class(const GemmProblem& p);
 
+/// Operand repacking: a K-major operand (op(A) with op_a T, op(B) with op_b N) copied, transposed,
+/// into a 16-byte aligned X-major buffer of the workspace before the kernel runs, so that an
+/// instance of the X-major layout (op_a N, op_b T) runs the problem. The instances run K-major
+/// operands 5-15% slower than X-major ones on the same tile (docs/perf_notes.md); the copy moves
+/// the operand twice at ~2.5 TB/s, about 75 / N of a compute-bound GEMM's time for A (75 / M for
+/// B) on the H100, so it is offered only when that other output extent is at least
+/// kRepackMinOtherExtent, and only to GEMM instances. The kernel's name says which layout it reads,
+/// so a tuned entry needs nothing more to be replayed. Measured: docs/perf_notes.md, change 24.
+inline constexpr int kRepackMinOtherExtent = 2048;
+
+/// Whether a candidate's kernel may read repacked operands (the tuner and tuned entries) or must
+/// match the problem's layout (the untuned choice, whose cost model does not price the copy).
+enum class RepackPolicy { kNever, kAllowed };
+
+/// Which operands run() repacks for `kernel`: those the problem holds K-major and the kernel reads
+/// X-major.
+struct RepackPlan {
+  bool a = false, b = false;
+  bool any() const { return a || b; }
+};
+RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem);
+/// "none", "A", "B" or "A+B": for logs and the benchmark's JSON.
+const char* repacked_operands(RepackPlan plan);
+
+/// Leading dimensions of the repacked copies (the X-major extent rounded up to 4) and their bytes,
+/// A's copy first in the workspace, B's after it at a 256-byte boundary.
+struct RepackLayout {
+  int64_t lda = 0, ldb = 0;
+  size_t b_offset_bytes = 0, bytes = 0;
+};
+RepackLayout repack_layout(const GemmProblem& problem, RepackPlan plan);
+
 /// What the device offers a kernel, read once per handle.
 struct DeviceLimits {
   int device = 0;
@@ -55,23 +87,31 @@ struct SplitGeometry {
 };
 SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits);
 
-/// Workspace of a launch: partial sums (kParallel) and per-tile semaphores (kSerial, zeroed once).
+/// Workspace of a launch: partial sums (kParallel), per-tile semaphores (kSerial, zeroed once) and
+/// the repacked operands (RepackPlan).
 struct Workspace {
   float* partials = nullptr;
   size_t partial_bytes = 0;
   int* semaphores = nullptr;
   size_t semaphore_count = 0;
+  float* repacked = nullptr;  // 256-byte aligned
+  size_t repack_bytes = 0;
 };
 struct WorkspaceNeeds {
   size_t partial_bytes = 0;
   size_t semaphore_count = 0;
+  size_t repack_bytes = 0;
 };
 
 /// Why `kernel` cannot run `problem` on `device` (layout, alignment, shared memory, architecture),
-/// or an empty string when it can. The kernel's own validity rule is checked too.
-std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device);
-inline bool can_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device) {
-  return cannot_implement(kernel, problem, device).empty();
+/// or an empty string when it can. The kernel's own validity rule is checked too. With
+/// RepackPolicy::kAllowed a kernel that reads a K-major operand of the problem X-major qualifies
+/// when the repack is offered for it (kRepackMinOtherExtent); alignment is then judged on the copies.
+std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device,
+                             RepackPolicy repack = RepackPolicy::kNever);
+inline bool can_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device,
+                          RepackPolicy repack = RepackPolicy::kNever) {
+  return cannot_implement(kernel, problem, device, repack).empty();
 }
 
 /// GEMV instances (KernelConfig::is_gemv) split K only in kParallel mode (a kSerial request is taken
@@ -84,8 +124,10 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
 /// window is smaller).
 GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
-/// Enqueues C = alpha * op(A) op(B) + beta * C with `kernel` (plus the reduction for kParallel).
-/// Requires k > 0 and a workspace at least workspace_size(); returns the first CUDA error.
+/// Enqueues C = alpha * op(A) op(B) + beta * C with `kernel` (after the repacking copies of
+/// repack_plan, plus the reduction for kParallel). Requires k > 0, a kernel that can implement the
+/// problem (with RepackPolicy::kAllowed when it repacks) and a workspace at least workspace_size();
+/// returns the first CUDA error.
 cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split, const Workspace& ws,
                 cudaStream_t stream);
 

@@ -1,4 +1,5 @@
-// Split-k scratch that only grows: partial sums and per-tile counters on the current device.
+// Launch scratch that only grows: split-k partial sums and per-tile counters, and the repacked
+// operands (operation.hpp, RepackPlan), on the current device.
 // One implementation for the handle's own workspace, the tuner and online tuning.
 #pragma once
 
@@ -25,6 +26,8 @@ class GrowingWorkspace {
  private:
   float* partials_ = nullptr;
   size_t partial_bytes_ = 0;
+  float* repacked_ = nullptr;
+  size_t repack_bytes_ = 0;
   int* semaphores_ = nullptr;
   size_t semaphore_count_ = 0;
 };

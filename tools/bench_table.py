@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Markdown table of one or more `gemm-tune bench --json` files: layout, time, kernel, split-k, cuBLAS
-time, speed-up and fraction of the floor per problem, plus the geometric-mean speed-up of each file
+"""Markdown table of one or more `gemm-tune bench --json` files: layout, time, kernel (with the
+operands repacked for it, when any), split-k, cuBLAS time, speed-up and fraction of the floor per problem, plus the geometric-mean speed-up of each file
 and of all of them.
 Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW); defaults: the H100's 66.9 TFLOP/s FP32 peak and
 the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine.
@@ -40,7 +40,9 @@ def main():
             ag, cb = r["autogemm"]["median_us"], r["cublas"]["median_us"]
             split = str(r["splits"]) + ("" if r["split_mode"] == "none" else " " + r["split_mode"])
             speedups.append(cb / ag)
-            print(f"| {r['label']} | {r['layout']} | {r['source']} | `{r['kernel']}` | {split} | {ag:.1f} "
+            repacked = r.get("repacked", "none")  # files before change 24 have no such field
+            kernel = f"`{r['kernel']}`" + ("" if repacked == "none" else f" ({repacked} repacked)")
+            print(f"| {r['label']} | {r['layout']} | {r['source']} | {kernel} | {split} | {ag:.1f} "
                   f"| {flops / ag / 1e6:.2f} | {cb:.1f} | {flops / cb / 1e6:.2f} | {cb / ag:.2f} | {fl:.1f} "
                   f"| {fl / ag:.2f} | {r['autogemm']['rel_err']:.1e} |")
         every += speedups

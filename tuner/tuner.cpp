@@ -90,7 +90,10 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   const auto& registry = kernel_registry();
   for (size_t i = 0; i < registry.size(); ++i) {
     const KernelInstance& k = registry[i];
-    if (!can_implement(k, p, limits_)) continue;  // the kernels' own validity and layout rule
+    // The kernels' own validity and layout rule; X-major instances also run large problems with
+    // K-major operands through repacking copies (operation.hpp), timed with the copies.
+    if (!can_implement(k, p, limits_, RepackPolicy::kAllowed)) continue;
+    const double repack_us = 2.0 * static_cast<double>(workspace_size(k, p, {}).repack_bytes) / model_.dram_bytes_per_us;
     const auto splits = split_candidates(k.config, cp.m, cp.n, cp.k, limits_.sm_count);
     report.candidates += static_cast<int>(splits.size());
     const int occ = occupancy(i);
@@ -100,7 +103,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
         report.pruned.push_back({db_candidate(k, s), "occupancy 0: registers or shared memory do not fit"});
         continue;
       }
-      ranked.push_back({&k, s, estimate_us(k.config, occ, cp.m, cp.n, cp.k, s, model_)});
+      ranked.push_back({&k, s, repack_us + estimate_us(k.config, occ, cp.m, cp.n, cp.k, s, model_)});
     }
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const Scored& a, const Scored& b) { return a.estimate < b.estimate; });

@@ -73,10 +73,12 @@ AUTOGEMM_API autogemmStatus_t autogemmSetDatabasePath(autogemmHandle_t handle, c
 /** Appends every problem that falls back to the untuned choice, once per process, to this CSV
  *  (as AUTOGEMM_RECORD_UNTUNED; `gemm-tune tune --shapes FILE` reads it). NULL turns it off. */
 AUTOGEMM_API autogemmStatus_t autogemmSetRecordUntuned(autogemmHandle_t handle, const char* path);
-/** Gives the handle a device buffer for split-k, instead of the one it grows itself (once, never
- *  per call). At least 16 KiB; calls that need more return AUTOGEMM_STATUS_INVALID_VALUE. The
- *  buffer is zeroed on the handle's stream here; it must stay valid while the handle uses it.
- *  NULL returns to the handle's own workspace. */
+/** Gives the handle a device buffer for split-k and repacked operands, instead of the one it grows
+ *  itself (once, never per call). At least 16 KiB; calls whose split-k needs more return
+ *  AUTOGEMM_STATUS_INVALID_VALUE; a tuned choice that repacks operands larger than the buffer is
+ *  replaced by the untuned choice. The buffer is zeroed on the handle's stream here; it must stay
+ *  valid while the handle uses it. NULL returns to the handle's own workspace. Clears the handle's
+ *  cached choices. */
 AUTOGEMM_API autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void* workspace, size_t bytes);
 
 /** C = alpha * op(A) * op(B) + beta * C, single precision, exactly as cublasSgemm:

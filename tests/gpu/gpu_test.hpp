@@ -1,11 +1,14 @@
-// Shared pieces of the GPU tests: the skip-without-GPU fixture, a device buffer that owns memory, and
-// a CUDA-graph capture-and-replay of library calls.
+// Shared pieces of the GPU tests: the skip-without-GPU fixture, a device buffer that owns memory, the
+// operands of one test GEMM, and a CUDA-graph capture-and-replay of library calls.
 #pragma once
 
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
+
+#include "check.hpp"
 
 namespace autogemm::testing {
 
@@ -33,6 +36,22 @@ class DeviceBuffer {
  private:
   T* ptr_ = nullptr;
   size_t count_ = 0;
+};
+
+/// A, B, C and C0 of one test GEMM. fill(): A, B and C0 uniform from `seed`; C a copy of C0, or all
+/// NaN when `poison_c` (for beta = 0, which must never read C).
+struct GemmBuffers {
+  GemmBuffers(size_t a_elems, size_t b_elems, size_t c_elems) : a(a_elems), b(b_elems), c(c_elems), c0(c_elems) {}
+  cudaError_t fill(uint64_t seed, bool poison_c) const {
+    cudaError_t e = fill_uniform(a.get(), a.count(), seed * 4 + 1, nullptr);
+    if (e == cudaSuccess) e = fill_uniform(b.get(), b.count(), seed * 4 + 2, nullptr);
+    if (e == cudaSuccess) e = fill_uniform(c0.get(), c0.count(), seed * 4 + 3, nullptr);
+    if (e == cudaSuccess)
+      e = poison_c ? fill_nan(c.get(), c.count(), nullptr)
+                   : cudaMemcpy(c.get(), c0.get(), c.count() * sizeof(float), cudaMemcpyDeviceToDevice);
+    return e;
+  }
+  DeviceBuffer<float> a, b, c, c0;
 };
 
 /// Captures what `enqueue` puts on `stream` into a CUDA graph, launches the graph once and waits for

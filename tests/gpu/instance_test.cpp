@@ -80,15 +80,11 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     const size_t a_elems = size_t(lda) * (cfg.op_a == Op::N ? cs.k : cs.m) + shift;
     const size_t b_elems = size_t(ldb) * (cfg.op_b == Op::N ? cs.n : cs.k) + shift;
     const size_t c_elems = size_t(ldc) * cs.n;
-    DeviceBuffer<float> a(a_elems), b(b_elems), c(c_elems), c0(c_elems);
+    GemmBuffers buffers(a_elems, b_elems, c_elems);
+    const auto& [a, b, c, c0] = buffers;
     DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
-    ASSERT_CUDA(fill_uniform(a.get(), a_elems, seed * 4 + 1, nullptr));
-    ASSERT_CUDA(fill_uniform(b.get(), b_elems, seed * 4 + 2, nullptr));
-    ASSERT_CUDA(fill_uniform(c0.get(), c_elems, seed * 4 + 3, nullptr));
-    if (cs.beta == 0.0f) {
-      ASSERT_CUDA(fill_nan(c.get(), c_elems, nullptr));  // beta = 0 must never read C
-    } else {
-      ASSERT_CUDA(cudaMemcpy(c.get(), c0.get(), c_elems * sizeof(float), cudaMemcpyDeviceToDevice));
+    ASSERT_CUDA(buffers.fill(seed, cs.beta == 0.0f));  // beta = 0 must never read C
+    if (cs.beta != 0.0f) {
       // Poison the padding rows so an out-of-bounds write shows up as a changed NaN.
       std::vector<float> host(c_elems);
       ASSERT_CUDA(cudaMemcpy(host.data(), c.get(), c_elems * sizeof(float), cudaMemcpyDeviceToHost));

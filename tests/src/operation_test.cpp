@@ -1,5 +1,6 @@
 // The launch parameters run() derives from an instance, a problem and a split choice, without a GPU:
-// split geometry, GEMV split semantics and workspace, and the streamed operand's address range.
+// split geometry, GEMV split semantics and workspace, the streamed operand's address range, and which
+// operands are repacked for which kernels (with the workspace their copies take).
 #include <gtest/gtest.h>
 
 #include "operation.hpp"
@@ -66,6 +67,88 @@ TEST(LaunchParams, GemvSplitsInParallelModeWithOneCounterPerRowBlock) {
   EXPECT_EQ(needs.partial_bytes, sizeof(float) * 8 * 3072);
   EXPECT_EQ(needs.semaphore_count, 3072u / 64);
   EXPECT_EQ(workspace_size(k, pr, {1, SplitKMode::kNone}).semaphore_count, 0u);
+}
+
+DeviceLimits h100() {
+  DeviceLimits d;
+  d.cc_major = 9, d.sm_count = 132, d.max_shared_per_block_optin = 227 * 1024, d.l2_bytes = 50 << 20;
+  return d;
+}
+
+KernelConfig with_layout(Op op_a, Op op_b, int align = 4) {
+  KernelConfig c = tile64;
+  c.op_a = op_a, c.op_b = op_b, c.align = align;
+  return c;
+}
+
+GemmProblem problem(Op op_a, Op op_b, int m, int n, int k) {
+  GemmProblem p = problem(m, n, k);
+  p.op_a = op_a, p.op_b = op_b;
+  p.b = reinterpret_cast<const float*>(0x20000);
+  p.lda = op_a == Op::N ? m : k;
+  p.ldb = op_b == Op::N ? k : n;
+  return p;
+}
+
+TEST(Repack, OnlyKMajorOperandsForXMajorKernelsWhenAllowed) {
+  const GemmProblem tn = problem(Op::T, Op::N, 4096, 4096, 4096);
+  const KernelInstance nt = instance(with_layout(Op::N, Op::T));
+  const RepackPlan plan = repack_plan(nt.config, tn);
+  EXPECT_TRUE(plan.a && plan.b);
+  EXPECT_STREQ(repacked_operands(plan), "A+B");
+  EXPECT_TRUE(can_implement(nt, tn, h100(), RepackPolicy::kAllowed));
+  // Without the policy (the untuned choice) the layout must match, as before.
+  EXPECT_EQ(cannot_implement(nt, tn, h100()), "layout nt differs from the problem's tn");
+  // Never the other way: an X-major operand is not turned K-major.
+  const GemmProblem nt_problem = problem(Op::N, Op::T, 4096, 4096, 4096);
+  EXPECT_FALSE(repack_plan(with_layout(Op::T, Op::N), nt_problem).any());
+  EXPECT_EQ(cannot_implement(instance(with_layout(Op::T, Op::N)), nt_problem, h100(), RepackPolicy::kAllowed),
+            "layout tn differs from the problem's nt");
+  // A kernel of the problem's own layout repacks nothing; GEMV instances never repack.
+  EXPECT_FALSE(repack_plan(with_layout(Op::T, Op::N), tn).any());
+  EXPECT_FALSE(repack_plan(gemv_config(64, 8, Op::N, Op::T, 4), problem(Op::N, Op::N, 4096, 1, 4096)).any());
+}
+
+TEST(Repack, OfferedOnlyWhenTheOtherExtentAmortisesTheCopy) {
+  const KernelInstance nt = instance(with_layout(Op::N, Op::T));
+  // B's copy is paid once per row of C: m must reach kRepackMinOtherExtent.
+  const GemmProblem nn_short = problem(Op::N, Op::N, kRepackMinOtherExtent - 1, 4096, 4096);
+  EXPECT_EQ(cannot_implement(nt, nn_short, h100(), RepackPolicy::kAllowed),
+            "repacking B for layout nt is offered for m >= 2048; the problem has m = 2047");
+  EXPECT_TRUE(can_implement(nt, problem(Op::N, Op::N, kRepackMinOtherExtent, 16, 4096), h100(), RepackPolicy::kAllowed));
+  // A's copy is paid once per column of C: n must reach it.
+  const GemmProblem tt_narrow = problem(Op::T, Op::T, 4096, 1000, 4096);
+  EXPECT_EQ(cannot_implement(nt, tt_narrow, h100(), RepackPolicy::kAllowed),
+            "repacking A for layout nt is offered for n >= 2048; the problem has n = 1000");
+}
+
+TEST(Repack, CopiesAreAlignedSoTheyLiftTheAlignmentClass) {
+  // tn with odd leading dimensions: scalar class, but both operands are copied into aligned buffers.
+  GemmProblem tn = problem(Op::T, Op::N, 2049, 2051, 37);
+  tn.lda = 41, tn.ldb = 39;
+  ASSERT_EQ(alignment_class(tn), 1);
+  EXPECT_TRUE(can_implement(instance(with_layout(Op::N, Op::T, 4)), tn, h100(), RepackPolicy::kAllowed));
+  // nn: A is read in place, so its misalignment still rules the align4 instance out.
+  GemmProblem nn = problem(Op::N, Op::N, 2049, 2051, 37);
+  nn.lda = 2049;
+  EXPECT_EQ(cannot_implement(instance(with_layout(Op::N, Op::T, 4)), nn, h100(), RepackPolicy::kAllowed),
+            "needs 16-byte aligned A and B with lda, ldb multiples of 4");
+  EXPECT_TRUE(can_implement(instance(with_layout(Op::N, Op::T, 1)), nn, h100(), RepackPolicy::kAllowed));
+}
+
+TEST(Repack, WorkspaceHoldsBothCopiesAtAlignedOffsets) {
+  const GemmProblem tn = problem(Op::T, Op::N, 2049, 2051, 37);
+  const KernelInstance nt = instance(with_layout(Op::N, Op::T));
+  const RepackLayout layout = repack_layout(tn, repack_plan(nt.config, tn));
+  EXPECT_EQ(layout.lda, 2052);  // m rounded up to 4
+  EXPECT_EQ(layout.ldb, 2052);  // n rounded up to 4
+  EXPECT_EQ(layout.b_offset_bytes, (sizeof(float) * 2052 * 37 + 255) / 256 * 256);
+  EXPECT_EQ(layout.bytes, layout.b_offset_bytes + sizeof(float) * 2052 * 37);
+  EXPECT_EQ(workspace_size(nt, tn, {4, SplitKMode::kParallel}).repack_bytes, layout.bytes);
+  // Only B: no room for A.
+  const GemmProblem nn = problem(Op::N, Op::N, 2049, 2051, 37);
+  EXPECT_EQ(workspace_size(nt, nn, {}).repack_bytes, sizeof(float) * 2052 * 37);
+  EXPECT_EQ(workspace_size(instance(tile64), nn, {}).repack_bytes, 0u);
 }
 
 }  // namespace

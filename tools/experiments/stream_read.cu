@@ -13,15 +13,8 @@
 #include <cstdio>
 #include <vector>
 
+#include "experiment_check.hpp"
 #include "stream_load.cuh"
-
-#define CHECK(x)                                                    \
-  do {                                                              \
-    if (auto e = (x); e != 0) {                                     \
-      std::printf("error %d: %s (line %d)\n", int(e), #x, __LINE__); \
-      return 1;                                                     \
-    }                                                               \
-  } while (0)
 
 using autogemm::detail::evict_first_policy;
 using autogemm::detail::load_stream;

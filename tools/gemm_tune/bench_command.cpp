@@ -163,6 +163,7 @@ Command add_bench_command(CLI::App& app) {
                            {"kernel", choice.kernel->name},
                            {"splits", choice.split.splits},
                            {"split_mode", split_mode_name(choice.split.mode)},
+                           {"repacked", repacked_operands(repack_plan(choice.kernel->config, gp))},
                            {"source", choice.source},
                            {"autogemm", {{"median_us", t_ag.median_us}, {"min_us", t_ag.min_us}, {"max_us", t_ag.max_us},
                                          {"reps", t_ag.reps}, {"rel_err", err_ag}}},
