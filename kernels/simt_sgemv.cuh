@@ -127,11 +127,19 @@ __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
 #pragma unroll
     for (int u = 0; u < U; ++u) fma_step(v[u], x[u]);
   }
-  for (; k < kr.end; k += kGroups) {
-    float v[4], x[NC];
-    load_a(k, v);
-    load_x(k, x);
-    fma_step(v, x);
+  // The last < U steps as one predicated batch, their loads in flight together too: one step at a
+  // time would wait out the memory latency per step, which dominated short splits (change 25).
+  if (k < kr.end) {
+    float v[U][4], x[U][NC];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (k + u * kGroups < kr.end) {
+        load_a(k + u * kGroups, v[u]);
+        load_x(k + u * kGroups, x[u]);
+      }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (k + u * kGroups < kr.end) fma_step(v[u], x[u]);
   }
 
   // Groups of one warp differ in the lane bits above log2(kLanes): butterfly over those bits.
@@ -213,10 +221,16 @@ __device__ __forceinline__ void sgemv_k_major(const GemmParams& p) {
 #pragma unroll
     for (int u = 0; u < U; ++u) step(v[u], x[u]);
   }
-  for (; k0 + kChunk <= kr.end; k0 += kChunk) {
-    float v[kRows][4], x[4][NC];
-    load_chunk(k0, v, x);
-    step(v, x);
+  // The last < U whole chunks as one predicated batch (as in the M-major mapping).
+  if (const int whole = (kr.end - k0) / kChunk; whole > 0) {
+    float v[U][kRows][4], x[U][4][NC];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (u < whole) load_chunk(k0 + u * kChunk, v[u], x[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (u < whole) step(v[u], x[u]);
+    k0 += whole * kChunk;
   }
   if (k0 < kr.end) {  // the last, partial chunk: element by element
     float v[kRows][4], x[4][NC];
