@@ -166,7 +166,15 @@ std::vector<KernelChoice> autogemmContext::fallback_ranking(const GemmProblem& p
     // instance with the same tiles and pipeline in this class.
     measured = credit_to_twins(tuned_measurements(db_paths, signature, ta, tb, align == 4 ? 1 : 4), align);
   }
-  return rank_with_neighbours(problem, limits, model, occ, measured);
+  auto ranked = rank_with_neighbours(problem, limits, model, occ, measured);
+  if (user_workspace != nullptr) {
+    // Candidates whose repacked operands do not fit the caller's fixed workspace cannot run.
+    std::erase_if(ranked, [&](const KernelChoice& c) {
+      const WorkspaceNeeds needs = workspace_size(*c.kernel, problem, c.split);
+      return needs.repack_bytes > 0 && user_workspace_need(needs) > user_workspace_bytes;
+    });
+  }
+  return ranked;
 }
 
 void autogemmContext::clear_choices() {

@@ -82,7 +82,8 @@ struct autogemmContext {
   /// The tuned entry for `problem`, or an empty choice.
   autogemm::KernelChoice tuned_choice(const autogemm::GemmProblem& problem, int align);
   /// The candidates for an untuned problem, best first: the cost model calibrated by tuned
-  /// neighbours (heuristic mode: the plain cost model).
+  /// neighbours (heuristic mode: the plain cost model, which never repacks). With a caller's
+  /// workspace, candidates whose repacked operands would not fit it are left out.
   std::vector<autogemm::KernelChoice> fallback_ranking(const autogemm::GemmProblem& problem, int align);
   /// The front of fallback_ranking.
   autogemm::KernelChoice fallback_choice(const autogemm::GemmProblem& problem, int align);

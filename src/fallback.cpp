@@ -63,7 +63,11 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
     if (!weight.count(shape) || it == index_of.end()) continue;
     const int occ = occupancy(it->second);
     if (occ <= 0) continue;
-    const double est = estimate_us(registry[it->second].config, occ, x.m, x.n, x.k, x.split, model);
+    // A neighbour's time includes the copies of a repacking kernel: so does its estimate.
+    GemmProblem neighbour = problem;
+    neighbour.m = x.m, neighbour.n = x.n, neighbour.k = x.k;
+    const KernelConfig& config = registry[it->second].config;
+    const double est = repack_estimate_us(config, neighbour, model) + estimate_us(config, occ, x.m, x.n, x.k, x.split, model);
     const double r = x.median_us / est;
     auto [slot, inserted] = ratio.emplace(std::pair{shape, Key{it->second, static_cast<int>(x.split.mode)}}, r);
     if (!inserted) slot->second = std::min(slot->second, r);
@@ -89,8 +93,10 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
   std::map<int, double> unmeasured_mode;
   for (const auto& [mode, v] : by_mode) unmeasured_mode[mode] = percentile75(v);
 
-  // The heuristic's candidates, re-priced by their calibration.
-  std::vector<KernelChoice> ranked = rank_heuristic(problem, limits, model, occupancy);
+  // The heuristic's candidates, re-priced by their calibration; the instances that read repacked
+  // operands too, since neighbours can show them faster than the model (which cannot see what a
+  // K-major operand costs) would (docs/perf_notes.md, change 26).
+  std::vector<KernelChoice> ranked = rank_heuristic(problem, limits, model, occupancy, RepackPolicy::kAllowed);
   for (KernelChoice& c : ranked) {
     const size_t i = static_cast<size_t>(c.kernel - registry.data());
     const int mode = static_cast<int>(c.split.mode);

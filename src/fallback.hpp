@@ -34,7 +34,9 @@ inline constexpr int kFallbackNeighbours = 4;
 /// Every candidate for `problem` by calibrated estimate, cheapest first (rank_heuristic when nothing
 /// was measured). `measured` holds the passed-check measurements of problems with the new
 /// problem's layout and alignment class on this device. `occupancy(index)` as in rank_heuristic.
-/// Candidates are those of rank_heuristic: parallel split-k only (see split_candidates).
+/// Candidates are those of rank_heuristic: parallel split-k only (see split_candidates), with the
+/// instances that read repacked operands (RepackPolicy::kAllowed; priced with their copies, and
+/// calibrated, like every candidate, by what neighbours measured).
 std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits,
                                                const DeviceModel& model, const std::function<int(size_t)>& occupancy,
                                                const std::vector<NeighbourMeasurement>& measured);

@@ -22,17 +22,20 @@ void sort_by_estimate(std::vector<KernelChoice>& choices) {
 }
 
 std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
-                                         const DeviceModel& model, const std::function<int(size_t)>& occupancy) {
+                                         const DeviceModel& model, const std::function<int(size_t)>& occupancy,
+                                         RepackPolicy repack) {
   std::vector<KernelChoice> ranked;
   const auto& registry = kernel_registry();
   for (size_t i = 0; i < registry.size(); ++i) {
     const KernelInstance& kernel = registry[i];
-    if (!can_implement(kernel, problem, limits)) continue;
+    if (!can_implement(kernel, problem, limits, repack)) continue;
     const int occ = occupancy(i);
     if (occ <= 0) continue;  // registers or shared memory do not fit on this device
+    const double copies = repack_estimate_us(kernel.config, problem, model);
     for (const SplitChoice split : split_candidates(kernel.config, problem.m, problem.n, problem.k, limits.sm_count,
                                                     SplitModes::kParallelOnly))
-      ranked.push_back({&kernel, split, estimate_us(kernel.config, occ, problem.m, problem.n, problem.k, split, model)});
+      ranked.push_back(
+          {&kernel, split, copies + estimate_us(kernel.config, occ, problem.m, problem.n, problem.k, split, model)});
   }
   sort_by_estimate(ranked);
   return ranked;

@@ -19,9 +19,13 @@ struct KernelChoice {
 
 /// Every (instance, split-k) pair that can implement the problem, by the cost model's estimate,
 /// cheapest first. `occupancy(index)` returns the blocks per SM of registry entry `index`
-/// (0 = cannot run). Empty when no compiled instance can implement the problem.
+/// (0 = cannot run). Empty when no compiled instance can implement the problem. With
+/// RepackPolicy::kAllowed also the instances that read repacked operands, their copies in the
+/// estimate (the model itself cannot see what a K-major operand costs, so only measured neighbours
+/// make them win: rank_with_neighbours).
 std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
-                                         const DeviceModel& model, const std::function<int(size_t)>& occupancy);
+                                         const DeviceModel& model, const std::function<int(size_t)>& occupancy,
+                                         RepackPolicy repack = RepackPolicy::kNever);
 
 /// The front of rank_heuristic; kernel == nullptr when nothing implements the problem.
 KernelChoice choose_heuristic(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,

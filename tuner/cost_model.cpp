@@ -99,6 +99,11 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
 
 }  // namespace
 
+double repack_estimate_us(const KernelConfig& c, const GemmProblem& problem, const DeviceModel& device) {
+  const size_t bytes = repack_layout(problem, repack_plan(c, problem)).bytes;
+  return 2.0 * static_cast<double>(bytes) / device.dram_bytes_per_us;
+}
+
 double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
                    const DeviceModel& device) {
   if (c.is_gemv()) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);

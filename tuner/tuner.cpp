@@ -93,7 +93,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
     // The kernels' own validity and layout rule; X-major instances also run large problems with
     // K-major operands through repacking copies (operation.hpp), timed with the copies.
     if (!can_implement(k, p, limits_, RepackPolicy::kAllowed)) continue;
-    const double repack_us = 2.0 * static_cast<double>(workspace_size(k, p, {}).repack_bytes) / model_.dram_bytes_per_us;
+    const double repack_us = repack_estimate_us(k.config, p, model_);
     const auto splits = split_candidates(k.config, cp.m, cp.n, cp.k, limits_.sm_count);
     report.candidates += static_cast<int>(splits.size());
     const int occ = occupancy(i);

@@ -169,5 +169,42 @@ TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {
   }
 }
 
+// Instances that read repacked operands are never the plain cost model's pick (it cannot see what a
+// K-major operand costs), but the fallback follows neighbours that measured one fastest, copies
+// included, and only where the copy is offered (kRepackMinOtherExtent).
+TEST(Fallback, RepacksOnlyWhereMeasuredNeighboursDid) {
+  const KernelInstance* nt = nullptr;
+  for (const auto& k : kernel_registry())
+    if (!k.config.is_gemv() && k.config.op_a == Op::N && k.config.op_b == Op::T && k.config.align == 4) nt = &k;
+  ASSERT_NE(nt, nullptr);
+  const DeviceModel model = h100_model();
+  const GemmProblem big = problem(4096, 4096, 2048);  // nn: B is K-major and m >= 2048
+  for (const KernelChoice& c : rank_heuristic(big, h100_limits(), model, one_block))
+    EXPECT_FALSE(repack_plan(c.kernel->config, big).any()) << c.kernel->name;
+  EXPECT_FALSE(repack_plan(choose_with_neighbours(big, h100_limits(), model, one_block, {}).kernel->config, big).any());
+
+  // Neighbours where the nt instance (with its copy of B) measured 3x faster than estimated and the
+  // nn instances as estimated.
+  std::vector<NeighbourMeasurement> measured;
+  for (auto [m, n, k] : {std::tuple{4096, 4096, 4096}, std::tuple{4096, 2048, 2048}}) {
+    GemmProblem neighbour = big;
+    neighbour.m = m, neighbour.n = n, neighbour.k = k;
+    const double nt_est =
+        repack_estimate_us(nt->config, neighbour, model) + estimate_us(nt->config, 1, m, n, k, {}, model);
+    EXPECT_GT(repack_estimate_us(nt->config, neighbour, model), 0.0);
+    measured.push_back({m, n, k, std::string(nt->name), {}, nt_est / 3});
+    for (const KernelInstance* inst : nn_instances())
+      measured.push_back({m, n, k, std::string(inst->name), {}, estimate_us(inst->config, 1, m, n, k, {}, model)});
+  }
+  const KernelChoice c = choose_with_neighbours(big, h100_limits(), model, one_block, measured);
+  ASSERT_NE(c.kernel, nullptr);
+  EXPECT_EQ(c.kernel, nt);
+  EXPECT_STREQ(repacked_operands(repack_plan(c.kernel->config, big)), "B");
+  // Below the extent that amortises the copy, the same neighbours cannot make it repack.
+  const GemmProblem short_m = problem(1024, 4096, 2048);
+  for (const KernelChoice& r : rank_with_neighbours(short_m, h100_limits(), model, one_block, measured))
+    EXPECT_FALSE(repack_plan(r.kernel->config, short_m).any()) << r.kernel->name;
+}
+
 }  // namespace
 }  // namespace autogemm
