@@ -182,8 +182,15 @@ void autogemmContext::clear_choices() {
   choices.clear();
 }
 
-size_t autogemmContext::user_workspace_need(const WorkspaceNeeds& needs) {
-  return (kUserWorkspaceHead + needs.partial_bytes + 255) / 256 * 256 + needs.repack_bytes;
+size_t autogemmContext::user_repack_offset(size_t partial_bytes) const {
+  // From the next 256-byte boundary of the address (the caller's pointer need not be aligned; the
+  // aligned kernels read the copies with 16-byte loads).
+  const auto base = reinterpret_cast<uintptr_t>(user_workspace);
+  return (base + kUserWorkspaceHead + partial_bytes + 255) / 256 * 256 - base;
+}
+
+size_t autogemmContext::user_workspace_need(const WorkspaceNeeds& needs) const {
+  return user_repack_offset(needs.partial_bytes) + needs.repack_bytes;
 }
 
 Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {
@@ -191,7 +198,7 @@ Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {
   if (user_workspace != nullptr) {
     // The caller's buffer: split-k counters in a fixed head (zeroed by autogemmSetWorkspace and left
     // zero by every launch), partial sums after it, then the repacked operands at a 256-byte boundary.
-    const size_t repack_offset = user_workspace_need({needs.partial_bytes, 0, 0});
+    const size_t repack_offset = user_repack_offset(needs.partial_bytes);
     const size_t need = user_workspace_need(needs);
     if (needs.semaphore_count * sizeof(int) > kUserWorkspaceHead || need > user_workspace_bytes)
       throw StatusError(AUTOGEMM_STATUS_INVALID_VALUE,

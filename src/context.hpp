@@ -95,7 +95,10 @@ struct autogemmContext {
   void clear_choices();
   /// A workspace of at least `needs`, grown on this handle's stream when too small.
   autogemm::Workspace workspace(const autogemm::WorkspaceNeeds& needs);
-  /// Bytes of a user workspace (autogemmSetWorkspace) that `needs` takes: the counters' head, the
-  /// partial sums, then the repacked operands from a 256-byte boundary (the layout workspace() hands out).
-  static size_t user_workspace_need(const autogemm::WorkspaceNeeds& needs);
+  /// Bytes of the user workspace (autogemmSetWorkspace) that `needs` takes: the counters' head, the
+  /// partial sums, then the repacked operands from the next 256-byte boundary of the address (the
+  /// layout workspace() hands out). Call with a user workspace set and the mutex held.
+  size_t user_workspace_need(const autogemm::WorkspaceNeeds& needs) const;
+  /// Where the repacked operands start in the user workspace: see user_workspace_need.
+  size_t user_repack_offset(size_t partial_bytes) const;
 };

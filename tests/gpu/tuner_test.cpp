@@ -11,6 +11,8 @@
 #include "context.hpp"
 #include "exchange.hpp"
 #include "gpu_test.hpp"
+#include "operation.hpp"
+#include "registry.hpp"
 #include "provenance.hpp"
 #include "tuned_lookup.hpp"
 #include "tuner.hpp"
@@ -91,6 +93,76 @@ TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheFallback) {
     norm += double(results[0][i]) * results[0][i];
   }
   EXPECT_LE(std::sqrt(diff / norm), 2 * error_bound(p.k));
+}
+
+// A tuned entry naming an instance that reads a repacked operand (an nt instance for an nn problem)
+// runs through the C API with the copy; a caller's workspace without room for the copy gets the
+// untuned choice instead (which fits it), and a large enough one the tuned entry again.
+TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
+  const KernelInstance* nt = nullptr;
+  for (const auto& k : kernel_registry())
+    if (!k.config.is_gemv() && k.config.op_a == Op::N && k.config.op_b == Op::T && k.config.align == 4) {
+      nt = &k;
+      break;
+    }
+  if (nt == nullptr) GTEST_SKIP() << "no nt align4 GEMM instance in this build";
+  // m reaches kRepackMinOtherExtent, so B (k x n) may be repacked; K = 40 offers no split-k.
+  const ColumnMajorProblem p = make_problem(Op::N, Op::N, 2052, 96, 40);
+  db::testing::ScratchDir dir;
+  const std::string path = dir.file("repack.sqlite3");
+  {
+    db::Entry e;
+    e.device = device_signature(0);
+    e.problem = Tuner::problem_key(p, 4);
+    e.candidate = {std::string(nt->name), 1, "none"};
+    e.measurement = {1.0, 1.0, 0.0, 10, 1.0, true, 0.0};
+    e.provenance = current_provenance(0);
+    db::TuningDb database(path, db::OpenMode::kReadWrite);
+    database.record({e});
+  }
+  setenv("AUTOGEMM_DB", path.c_str(), 1);
+  reset_tuned_lookup();
+  autogemmHandle_t h = nullptr;
+  ASSERT_EQ(autogemmCreate(&h), AUTOGEMM_STATUS_SUCCESS);
+  ProblemData data(p, 91);
+  data.compute_reference(1.0f, 0.0f, nullptr);
+  GemmProblem gp;
+  gp.op_a = p.op_a, gp.op_b = p.op_b, gp.m = p.m, gp.n = p.n, gp.k = p.k;
+  gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
+  auto run_and_check = [&](const char* what) {
+    SCOPED_TRACE(what);
+    const float alpha = 1.0f, beta = 0.0f;
+    ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
+    ASSERT_EQ(autogemmSgemm(h, AUTOGEMM_OP_N, AUTOGEMM_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
+                            &beta, data.c(), p.ldc),
+              AUTOGEMM_STATUS_SUCCESS)
+        << autogemmGetLastErrorMessage();
+    ASSERT_CUDA(cudaDeviceSynchronize());
+    EXPECT_LE(data.error(nullptr), error_bound(p.k));
+  };
+
+  KernelChoice choice = h->choose(gp);
+  EXPECT_EQ(choice.kernel, nt);
+  EXPECT_STREQ(choice.source, "tuned");
+  EXPECT_STREQ(repacked_operands(repack_plan(nt->config, gp)), "B");
+  run_and_check("tuned, B repacked into the handle's own workspace");
+
+  DeviceBuffer<char> small(autogemmContext::kUserWorkspaceHead + 1024);
+  ASSERT_EQ(autogemmSetWorkspace(h, small.get(), small.count()), AUTOGEMM_STATUS_SUCCESS);
+  choice = h->choose(gp);
+  EXPECT_STREQ(choice.source, "fallback");
+  EXPECT_FALSE(repack_plan(choice.kernel->config, gp).any()) << choice.kernel->name;
+  run_and_check("untuned choice within a small user workspace");
+
+  DeviceBuffer<char> large(1 << 20);
+  ASSERT_EQ(autogemmSetWorkspace(h, large.get() + 4, large.count() - 4), AUTOGEMM_STATUS_SUCCESS);  // unaligned base
+  choice = h->choose(gp);
+  EXPECT_EQ(choice.kernel, nt);
+  run_and_check("tuned again, the copy 256-byte aligned inside an unaligned user workspace");
+
+  autogemmDestroy(h);
+  unsetenv("AUTOGEMM_DB");
+  reset_tuned_lookup();
 }
 
 }  // namespace
