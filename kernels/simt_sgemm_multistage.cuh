@@ -276,23 +276,42 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   float* partial = p.mode == SplitKMode::kParallel
                        ? p.partials + static_cast<int64_t>(split) * p.m * p.n
                        : nullptr;
+  if (accumulate_into_c) {
+    // Serial split-k after the first split: every previous value is loaded (through L2 with .cg:
+    // that split wrote them) and folded into acc before any store, so a tile costs about one L2
+    // round trip rather than one per element (in one loop a store could alias a later load, which
+    // keeps the loop in order). acc is updated in place: no extra registers are demanded.
 #pragma unroll
-  for (int j = 0; j < TN; ++j) {
-    const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
-    if (n_idx >= p.n) continue;  // tile quantization: the last tile column may overhang N
+    for (int j = 0; j < TN; ++j)
 #pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
-      if (m_idx >= p.m) continue;
-      if (partial != nullptr) {
-        partial[static_cast<int64_t>(n_idx) * p.m + m_idx] = acc[i][j];
-        continue;
+      for (int i = 0; i < TM; ++i) {
+        const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
+        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+        if (n_idx < p.n && m_idx < p.m)
+          acc[i][j] = fmaf(p.alpha, acc[i][j], __ldcg(p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx));
       }
-      float* out = p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx;
-      if (accumulate_into_c) {
-        *out = __ldcg(out) + p.alpha * acc[i][j];  // .cg: the previous split wrote it through L2
-      } else {
-        store_scaled(out, acc[i][j], p.alpha, p.beta);
+#pragma unroll
+    for (int j = 0; j < TN; ++j)
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+        const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
+        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+        if (n_idx < p.n && m_idx < p.m) p.c[static_cast<int64_t>(n_idx) * p.ldc + m_idx] = acc[i][j];
+      }
+  } else {
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
+      if (n_idx >= p.n) continue;  // tile quantization: the last tile column may overhang N
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+        if (m_idx >= p.m) continue;
+        if (partial != nullptr) {
+          partial[static_cast<int64_t>(n_idx) * p.m + m_idx] = acc[i][j];
+          continue;
+        }
+        store_scaled(p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx, acc[i][j], p.alpha, p.beta);
       }
     }
   }
