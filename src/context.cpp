@@ -106,8 +106,9 @@ KernelChoice autogemmContext::tuned_choice(const GemmProblem& problem, int align
   // A tuned entry may read repacked operands: the tuner measured it with the copies.
   if (kernel == nullptr || !can_implement(*kernel, problem, limits, RepackPolicy::kAllowed)) return {};
   const WorkspaceNeeds needs = workspace_size(*kernel, problem, split);
-  if (needs.repack_bytes > 0 && user_workspace != nullptr && user_workspace_need(needs) > user_workspace_bytes) {
-    // The caller's fixed workspace cannot hold the copies: the untuned choice, which never repacks.
+  if (!repack_fits(needs)) {
+    // The caller's fixed workspace cannot hold the copies: the untuned choice, which leaves such
+    // candidates out (fallback_ranking).
     logger().info("tuned {} for m={} n={} k={} needs {} bytes of workspace with its repacked operands, more than "
                   "the {} set by autogemmSetWorkspace; using the untuned choice",
                   kernel->name, problem.m, problem.n, problem.k, user_workspace_need(needs), user_workspace_bytes);
@@ -169,10 +170,8 @@ std::vector<KernelChoice> autogemmContext::fallback_ranking(const GemmProblem& p
   auto ranked = rank_with_neighbours(problem, limits, model, occ, measured);
   if (user_workspace != nullptr) {
     // Candidates whose repacked operands do not fit the caller's fixed workspace cannot run.
-    std::erase_if(ranked, [&](const KernelChoice& c) {
-      const WorkspaceNeeds needs = workspace_size(*c.kernel, problem, c.split);
-      return needs.repack_bytes > 0 && user_workspace_need(needs) > user_workspace_bytes;
-    });
+    std::erase_if(ranked,
+                  [&](const KernelChoice& c) { return !repack_fits(workspace_size(*c.kernel, problem, c.split)); });
   }
   return ranked;
 }
@@ -191,6 +190,10 @@ size_t autogemmContext::user_repack_offset(size_t partial_bytes) const {
 
 size_t autogemmContext::user_workspace_need(const WorkspaceNeeds& needs) const {
   return user_repack_offset(needs.partial_bytes) + needs.repack_bytes;
+}
+
+bool autogemmContext::repack_fits(const WorkspaceNeeds& needs) const {
+  return needs.repack_bytes == 0 || user_workspace == nullptr || user_workspace_need(needs) <= user_workspace_bytes;
 }
 
 Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {

@@ -101,4 +101,7 @@ struct autogemmContext {
   size_t user_workspace_need(const autogemm::WorkspaceNeeds& needs) const;
   /// Where the repacked operands start in the user workspace: see user_workspace_need.
   size_t user_repack_offset(size_t partial_bytes) const;
+  /// False when `needs` repacks operands and a user workspace is set that cannot hold them (such a
+  /// choice is passed over, tuned or not). Call with the mutex held.
+  bool repack_fits(const autogemm::WorkspaceNeeds& needs) const;
 };
