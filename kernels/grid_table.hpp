@@ -19,12 +19,15 @@ struct PipelineChoice {
 
 /// Block / warp / thread tiles, from 32x32 (64 threads) to 256x128 (256 threads), plus two skinny
 /// tiles (128x16, 16x128) for outputs a few columns or rows wide (M <= 32 row-major problems), where
-/// a 32-wide tile computes mostly zeros.
+/// a 32-wide tile computes mostly zeros, and 96- and 192-wide tiles (8x12 thread tiles) whose wave
+/// counts fit multiples of 3 such as 3072 (3072^3 with 128x192: 384 tiles, 2.9 waves of 132 blocks,
+/// where 128x64 at 2 or 128x128 at 1 block per SM run 4.4 waves; docs/perf_notes.md, change 29).
 inline constexpr TileShape kTileShapes[] = {
     {32, 32, 32, 16, 4, 4},    {32, 64, 32, 32, 4, 8},   {64, 32, 32, 32, 8, 4},    {64, 64, 32, 32, 4, 8},
     {64, 64, 64, 32, 8, 8},    {128, 32, 32, 32, 8, 4},  {32, 128, 32, 32, 4, 8},   {128, 64, 64, 32, 8, 8},
     {64, 128, 32, 64, 8, 8},   {128, 128, 64, 32, 8, 8}, {128, 128, 64, 64, 8, 16}, {256, 64, 64, 32, 8, 8},
     {256, 128, 64, 64, 8, 16}, {128, 16, 32, 16, 4, 4},  {16, 128, 16, 32, 4, 4},
+    {128, 96, 64, 48, 8, 12},  {96, 128, 48, 64, 12, 8}, {128, 192, 64, 48, 8, 12}, {192, 128, 48, 64, 12, 8},
 };
 
 /// K depth, cp.async stages and __launch_bounds__ min blocks tried with every tile shape. {16, 3, 4}

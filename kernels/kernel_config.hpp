@@ -74,6 +74,14 @@ struct KernelConfig {
   friend constexpr bool operator==(const KernelConfig&, const KernelConfig&) = default;
 };
 
+/// Whether one pass of `threads` copies of `vec` floats covers whole rows of an operand tile (x wide,
+/// bk deep; rows run along its contiguous extent), so each thread's copies share a column: the
+/// operand loader's per-thread fast path (OperandLoader in simt_sgemm_multistage.cuh). E.g. a 192-wide
+/// X-major tile has 48 vectors per row, which 256 threads do not cover whole.
+constexpr bool copies_whole_rows(int x, int bk, bool k_major, int vec, int threads) {
+  return threads % ((k_major ? bk : x) / vec) == 0;
+}
+
 /// A GEMV instance: `bm` rows of C per block, `loads_in_flight` vector loads per thread per step.
 constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b, int align) {
   return KernelConfig{bm, kGemvMaxN, 4, 0, 0, 0, 0, loads_in_flight, 1, op_a, op_b, align, Family::kGemv};

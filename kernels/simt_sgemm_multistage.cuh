@@ -36,7 +36,10 @@ __device__ __forceinline__ int frag_x(int i, int lane_x) {
 /// Issues the cp.async copies of one BK-deep operand tile into shared memory.
 /// Global element (x, kk) lives at g[kKMajor ? kk + x*ld : x + kk*ld]; x in [x0, x_end), k in [k0, k_end).
 /// Shared layout: K-major (X, BK + pad), else (BK, X). Out-of-range elements are zero-filled.
-template <int X, int BK, int V, int kThreads, bool kKMajor>
+/// kInterior: the caller knows the whole tile lies inside [x0, x_end) x [k0, k_end), so no copy is
+/// tested (the copies of tiles whose rows are not a whole number of thread passes, e.g. 48 vectors
+/// per row over 256 threads, use it instead of OperandLoader's per-thread fast path).
+template <int X, int BK, int V, int kThreads, bool kKMajor, bool kInterior = false>
 __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int64_t ld, int x0, int x_end,
                                                   int k0, int k_end, int tid) {
   constexpr int kContig = kKMajor ? BK : X;
@@ -50,13 +53,15 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
     const int col = (idx % kVecPerRow) * V;
     const int gx = x0 + (kKMajor ? row : col);
     const int gk = k0 + (kKMajor ? col : row);
-    const int contig_left = kKMajor ? k_end - gk : x_end - gx;
-    const bool other_in = kKMajor ? gx < x_end : gk < k_end;
-    const int valid = other_in ? max(0, min(V, contig_left)) : 0;
+    const float* elem = g + (kKMajor ? static_cast<int64_t>(gx) * ld + gk : static_cast<int64_t>(gk) * ld + gx);
+    int valid = V;
+    if constexpr (!kInterior) {
+      const int contig_left = kKMajor ? k_end - gk : x_end - gx;
+      const bool other_in = kKMajor ? gx < x_end : gk < k_end;
+      valid = other_in ? max(0, min(V, contig_left)) : 0;
+    }
     // The fallback address is never read (src size 0) but must still be a valid global address.
-    const float* src = valid > 0 ? g + (kKMajor ? static_cast<int64_t>(gx) * ld + gk
-                                                : static_cast<int64_t>(gk) * ld + gx)
-                                 : g;
+    const float* src = valid > 0 ? elem : g;
     float* dst = s + row * kRowStride + col;
     if constexpr (V == 4) {
       cp_async_16(dst, src, valid * 4);
@@ -71,13 +76,14 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
 /// of the thread inside X) then cost one pointer add per copy and no predicates; edge tiles take
 /// load_operand_tile's general path. Applies when the thread's copies share a column, i.e. the
 /// threads cover whole tile rows each pass (kThreads a multiple of the vectors per row); other
-/// shapes always take the general path.
+/// shapes take load_operand_tile's unpredicated form on interior tiles (the whole tile inside X and
+/// this split's K range) and its general path on edge tiles.
 template <int X, int BK, int V, int kThreads, bool kKMajor>
 class OperandLoader {
   static constexpr int kVecPerRow = (kKMajor ? BK : X) / V;
   static constexpr int kIters = (X * BK / V) / kThreads;
   static constexpr int kRowStride = kKMajor ? BK + kKMajorPad : X;
-  static constexpr bool kFast = kThreads % kVecPerRow == 0;
+  static constexpr bool kFast = copies_whole_rows(X, BK, kKMajor, V, kThreads);
   static constexpr int kRowStep = kFast ? kThreads / kVecPerRow : 1;
 
  public:
@@ -112,6 +118,11 @@ class OperandLoader {
           }
           src += row_step_;
         }
+        return;
+      }
+    } else {
+      if (x0_ + X <= x_end_ && k0 + BK <= k_end_) {
+        load_operand_tile<X, BK, V, kThreads, kKMajor, true>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
         return;
       }
     }
@@ -277,27 +288,27 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
                        ? p.partials + static_cast<int64_t>(split) * p.m * p.n
                        : nullptr;
   if (accumulate_into_c) {
-    // Serial split-k after the first split: every previous value is loaded (through L2 with .cg:
-    // that split wrote them) and folded into acc before any store, so a tile costs about one L2
-    // round trip rather than one per element (in one loop a store could alias a later load, which
-    // keeps the loop in order). acc is updated in place: no extra registers are demanded.
+    // Serial split-k after the first split: a column's previous values are loaded (through L2 with
+    // .cg: that split wrote them) and folded into acc before any of them is stored, so a column costs
+    // one L2 round trip rather than one per element (in one loop a store could alias a later load,
+    // which keeps the loop in order). One column at a time, in place: loading the whole tile first
+    // held TM x TN loads in flight and raised the kernel's registers (perf_notes.md, change 28).
 #pragma unroll
-    for (int j = 0; j < TN; ++j)
-#pragma unroll
-      for (int i = 0; i < TM; ++i) {
-        const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
-        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
-        if (n_idx < p.n && m_idx < p.m)
-          acc[i][j] = fmaf(p.alpha, acc[i][j], __ldcg(p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx));
-      }
-#pragma unroll
-    for (int j = 0; j < TN; ++j)
+    for (int j = 0; j < TN; ++j) {
+      const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
+      if (n_idx >= p.n) continue;
+      float* c_col = p.c + static_cast<int64_t>(n_idx) * p.ldc;
 #pragma unroll
       for (int i = 0; i < TM; ++i) {
-        const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
         const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
-        if (n_idx < p.n && m_idx < p.m) p.c[static_cast<int64_t>(n_idx) * p.ldc + m_idx] = acc[i][j];
+        if (m_idx < p.m) acc[i][j] = fmaf(p.alpha, acc[i][j], __ldcg(c_col + m_idx));
       }
+#pragma unroll
+      for (int i = 0; i < TM; ++i) {
+        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+        if (m_idx < p.m) c_col[m_idx] = acc[i][j];
+      }
+    }
   } else {
 #pragma unroll
     for (int j = 0; j < TN; ++j) {

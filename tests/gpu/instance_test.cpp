@@ -23,8 +23,9 @@ struct Case {
 };
 
 // AUTOGEMM_TEST_SANITIZER=1 (for compute-sanitizer runs, which are 10-100x slower): test only the
-// first instance of each (family, layout, alignment, stages) class, and skip the 1000^3 case. That still
-// covers every layout, alignment class, stage count and split-k path.
+// first instance of each (family, layout, alignment, stages, copy path of A and of B) class, and skip
+// the 1000^3 case. That still covers every layout, alignment class, stage count, split-k path and both
+// paths of the operand loader (copies_whole_rows).
 bool sanitizer_mode() {
   const char* v = std::getenv("AUTOGEMM_TEST_SANITIZER");
   return v != nullptr && std::string(v) == "1";
@@ -33,12 +34,15 @@ bool sanitizer_mode() {
 bool in_covering_subset(size_t index) {
   static const std::set<size_t> subset = [] {
     std::set<size_t> picked;
-    std::set<std::tuple<int, int, int, int, int>> seen;
+    std::set<std::tuple<int, int, int, int, int, bool, bool>> seen;
     const auto& reg = kernel_registry();
     for (size_t i = 0; i < reg.size(); ++i) {
       const KernelConfig& c = reg[i].config;
+      const bool gemm = !c.is_gemv();
+      const bool a_rows = gemm && copies_whole_rows(c.bm, c.bk, a_is_k_major(c.op_a), c.align, c.threads());
+      const bool b_rows = gemm && copies_whole_rows(c.bn, c.bk, b_is_k_major(c.op_b), c.align, c.threads());
       if (seen.insert({static_cast<int>(c.family), static_cast<int>(c.op_a), static_cast<int>(c.op_b), c.align,
-                       c.stages})
+                       c.stages, a_rows, b_rows})
               .second)
         picked.insert(i);
     }
@@ -134,6 +138,8 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
   const std::vector<Case> gemm_cases = {
       {1, 1, 1, 1.0f, 0.0f, none},         {7, 13, 5, 1.5f, 0.0f, none},      {129, 65, 33, 1.5f, -0.75f, none},
       {97, 211, 300, -1.0f, 0.0f, none},   {1000, 1000, 1000, 1.0f, 0.0f, none},
+      // Whole interior tiles of every tile shape up to 192 (the unpredicated copies), edges beside them.
+      {389, 397, 72, 1.0f, 0.25f, none},
       {133, 71, 777, 0.5f, 0.5f, {3, SplitKMode::kSerial}}, {133, 71, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},
   };
   // GEMV instances take n <= kGemvMaxN: every width, M not a multiple of 4 or of the block, K below

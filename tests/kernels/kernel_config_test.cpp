@@ -51,6 +51,31 @@ TEST(KernelConfig, MalformedNamesAreRejected) {
   }
 }
 
+TEST(KernelConfig, CopiesCoverWholeRowsOnlyWhenTheRowDividesTheThreads) {
+  // 128-wide X-major tile, 16-byte copies: 32 vectors per row, 256 threads cover 8 whole rows.
+  EXPECT_TRUE(copies_whole_rows(128, 32, false, 4, 256));
+  // 192-wide: 48 vectors per row do not divide 256 threads; K-major with BK 32: 8 per row, they do.
+  EXPECT_FALSE(copies_whole_rows(192, 32, false, 4, 256));
+  EXPECT_TRUE(copies_whole_rows(192, 32, true, 4, 256));
+  // Scalar copies of a 96-wide tile over 128 threads: 96 per row.
+  EXPECT_FALSE(copies_whole_rows(96, 16, false, 1, 128));
+}
+
+TEST(GridTable, BothOperandCopyPathsAreInTheGrid) {
+  // The sanitizer's covering subset (tests/gpu/instance_test.cpp) keys on both copy paths; the grid
+  // must hold instances of each in every layout with an X-major operand, or one path goes unchecked
+  // (`tn` has none: K-major rows are BK / vec <= 32 vectors, which every thread count covers).
+  std::set<std::string> whole, partial;
+  for (const auto& c : enumerate_grid()) {
+    if (c.is_gemv()) continue;
+    const bool a = copies_whole_rows(c.bm, c.bk, a_is_k_major(c.op_a), c.align, c.threads());
+    const bool b = copies_whole_rows(c.bn, c.bk, b_is_k_major(c.op_b), c.align, c.threads());
+    (a && b ? whole : partial).insert(layout_code(c.op_a, c.op_b));
+  }
+  EXPECT_EQ(whole, (std::set<std::string>{"nn", "nt", "tn", "tt"}));
+  EXPECT_EQ(partial, (std::set<std::string>{"nn", "nt", "tt"}));
+}
+
 TEST(KernelConfig, GemvValidityRuleNamesTheViolation) {
   EXPECT_EQ(invalid_reason(gemv_config(16, 8, Op::N, Op::N, 4)), nullptr);
   EXPECT_EQ(invalid_reason(gemv_config(64, 2, Op::T, Op::N, 4)), nullptr);
