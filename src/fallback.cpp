@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <tuple>
 #include <unordered_map>
 
@@ -31,6 +32,15 @@ std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasureme
     out.push_back(std::move(x));
   }
   return out;
+}
+
+std::vector<NeighbourMeasurement> with_borrowed_shapes(std::vector<NeighbourMeasurement> own,
+                                                       const std::vector<NeighbourMeasurement>& borrowed) {
+  std::set<std::tuple<int, int, int>> own_shapes;
+  for (const auto& x : own) own_shapes.emplace(x.m, x.n, x.k);
+  for (const auto& x : borrowed)
+    if (!own_shapes.count({x.m, x.n, x.k})) own.push_back(x);
+  return own;
 }
 
 std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits,

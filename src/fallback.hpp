@@ -24,9 +24,18 @@ struct NeighbourMeasurement {
 };
 
 /// Measurements of one alignment class credited to the twin instances (same tiles and pipeline) of
-/// class `align`; those without a compiled twin are dropped. For problems whose own class has no
-/// tuned neighbours (tuning uses aligned buffers, so scalar-class problems usually have none).
+/// class `align`; those without a compiled twin are dropped. Tuning uses aligned buffers, so
+/// scalar-class problems have few tuned neighbours of their own (often only the M = 1 problems whose
+/// ldb = 1 puts them in that class) and borrow the aligned class's (see with_borrowed_shapes).
 std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align);
+
+/// `own` (measurements of the problem's alignment class) plus the rows of `borrowed` (the other
+/// class's, credited to twins) whose shape `own` does not have: a shape tuned in the problem's own
+/// class speaks for itself, every other tuned shape is still a neighbour. Without this, one
+/// scalar-class problem tuned far away (a 3072x1x3072 GEMV shape) was the only neighbour of every
+/// scalar-class `nt`/`tt` problem (docs/runtime.md, 590b443).
+std::vector<NeighbourMeasurement> with_borrowed_shapes(std::vector<NeighbourMeasurement> own,
+                                                       const std::vector<NeighbourMeasurement>& borrowed);
 
 /// How many tuned problems inform a choice.
 inline constexpr int kFallbackNeighbours = 4;

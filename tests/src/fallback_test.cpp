@@ -169,6 +169,55 @@ TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {
   }
 }
 
+TEST(Fallback, OwnClassShapesKeepTheirRowsOtherShapesAreBorrowed) {
+  const std::vector<NeighbourMeasurement> own = {{3072, 1, 3072, "a", {8, SplitKMode::kParallel}, 20.0}};
+  const std::vector<NeighbourMeasurement> borrowed = {{3072, 1, 3072, "b", {1, SplitKMode::kNone}, 5.0},
+                                                      {1024, 256, 1024, "c", {4, SplitKMode::kParallel}, 9.0},
+                                                      {1024, 256, 1024, "d", {1, SplitKMode::kNone}, 12.0}};
+  const auto merged = with_borrowed_shapes(own, borrowed);
+  ASSERT_EQ(merged.size(), 3u);
+  EXPECT_EQ(merged[0].kernel, "a");  // the shape tuned in its own class: only its own rows
+  EXPECT_EQ(merged[1].kernel, "c");
+  EXPECT_EQ(merged[2].kernel, "d");
+  EXPECT_EQ(with_borrowed_shapes({}, borrowed).size(), borrowed.size());
+  EXPECT_EQ(with_borrowed_shapes(own, {}).size(), own.size());
+}
+
+TEST(Fallback, AFarOwnClassShapeNoLongerDecidesAlone) {
+  // The 590b443 regression: scalar-class `tt` problem 1111x333x777 whose only own-class neighbour
+  // was a GEMV-shaped 3072x1x3072 on which a skinny tile measured well. With the aligned class's
+  // nearby shapes borrowed, what was measured near the problem decides.
+  const auto instances = nn_instances();
+  const GemmProblem p = problem(1112, 332, 776);
+  const KernelInstance* skinny = nullptr;
+  const KernelInstance* square = nullptr;
+  for (const KernelInstance* k : instances) {
+    if (k->config.bm == 128 && k->config.bn == 16 && skinny == nullptr) skinny = k;
+    if (k->config.bm == 64 && k->config.bn == 64 && square == nullptr) square = k;
+  }
+  ASSERT_NE(skinny, nullptr);
+  ASSERT_NE(square, nullptr);
+  const SplitChoice none{1, SplitKMode::kNone};
+  // Far away the skinny tile measured 100x faster than its estimate and the square one as estimated;
+  // near, the other way round. (Modelled on the aligned nn class of this test's helpers.)
+  auto est = [&](const KernelInstance* k, int m, int n, int kk) {
+    return estimate_us(k->config, 1, m, n, kk, none, h100_model());
+  };
+  const std::vector<NeighbourMeasurement> own = {
+      {3072, 1, 3072, std::string(skinny->name), none, est(skinny, 3072, 1, 3072) / 100},
+      {3072, 1, 3072, std::string(square->name), none, est(square, 3072, 1, 3072)}};
+  const std::vector<NeighbourMeasurement> near = {
+      {1024, 256, 1024, std::string(square->name), none, est(square, 1024, 256, 1024) / 100},
+      {1024, 256, 1024, std::string(skinny->name), none, est(skinny, 1024, 256, 1024)},
+      {1024, 512, 512, std::string(square->name), none, est(square, 1024, 512, 512) / 100},
+      {1024, 512, 512, std::string(skinny->name), none, est(skinny, 1024, 512, 512)}};
+  const KernelChoice alone = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, own);
+  const KernelChoice merged =
+      choose_with_neighbours(p, h100_limits(), h100_model(), one_block, with_borrowed_shapes(own, near));
+  EXPECT_EQ(alone.kernel, skinny);
+  EXPECT_EQ(merged.kernel, square);
+}
+
 // Instances that read repacked operands are never the plain cost model's pick (it cannot see what a
 // K-major operand costs), but the fallback follows neighbours that measured one fastest, copies
 // included, and only where the copy is offered (kRepackMinOtherExtent).
