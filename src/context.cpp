@@ -160,13 +160,8 @@ std::vector<KernelChoice> autogemmContext::fallback_ranking(const GemmProblem& p
   };
   if (mode == RuntimeMode::kHeuristic) return rank_heuristic(problem, limits, model, occ);
   const char ta = op_char(problem.op_a), tb = op_char(problem.op_b);
-  // Shapes tuned only in the other alignment class are neighbours too, each measurement credited to
-  // its twin (the instance with the same tiles and pipeline in this class): tuning uses aligned
-  // buffers, so the scalar class has few tuned shapes of its own.
-  const auto measured =
-      with_borrowed_shapes(tuned_measurements(db_paths, signature, ta, tb, align),
-                           credit_to_twins(tuned_measurements(db_paths, signature, ta, tb, align == 4 ? 1 : 4), align));
-  auto ranked = rank_with_neighbours(problem, limits, model, occ, measured);
+  auto ranked =
+      rank_with_neighbours(problem, limits, model, occ, neighbour_measurements(db_paths, signature, ta, tb, align));
   if (user_workspace != nullptr) {
     // Candidates whose repacked operands do not fit the caller's fixed workspace cannot run.
     std::erase_if(ranked,

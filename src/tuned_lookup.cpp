@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -21,6 +22,7 @@ struct LookupState {
   std::mutex mutex;
   std::map<std::string, std::unique_ptr<db::TuningDb>> open;  // path -> database, null when unusable
   std::map<std::string, std::vector<NeighbourMeasurement>> measurements;  // paths|device|class -> rows
+  uint64_t generation = 0;  // bumped whenever measurements are forgotten
 };
 
 LookupState& state() {
@@ -29,6 +31,14 @@ LookupState& state() {
 }
 
 bool kernel_in_build(const std::string& name) { return find_kernel(name) != nullptr; }
+
+/// Key of the cached measurement lists: database paths, device and class.
+std::string class_key(const std::vector<std::string>& paths, const db::DeviceSignature& device, char transa,
+                      char transb, int align) {
+  std::string key;
+  for (const auto& p : paths) key += p + ":";
+  return key + "|" + device.key() + "|" + transa + transb + std::to_string(align);
+}
 
 }  // namespace
 
@@ -113,9 +123,7 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
                                                      int align) {
   LookupState& s = state();
   std::lock_guard lock(s.mutex);
-  std::string key;
-  for (const auto& p : paths) key += p + ":";
-  key += "|" + device.key() + "|" + transa + transb + std::to_string(align);
+  const std::string key = class_key(paths, device, transa, transb, align);
   if (const auto it = s.measurements.find(key); it != s.measurements.end()) return it->second;
   std::vector<NeighbourMeasurement> rows;
   for (const std::string& path : paths) {
@@ -141,16 +149,39 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
   return rows;
 }
 
+std::vector<NeighbourMeasurement> neighbour_measurements(const std::vector<std::string>& paths,
+                                                         const db::DeviceSignature& device, char transa, char transb,
+                                                         int align) {
+  LookupState& s = state();
+  const std::string key = class_key(paths, device, transa, transb, align) + "|with borrowed";
+  uint64_t generation = 0;
+  {
+    std::lock_guard lock(s.mutex);
+    if (const auto it = s.measurements.find(key); it != s.measurements.end()) return it->second;
+    generation = s.generation;
+  }
+  // Built outside the lock (tuned_measurements takes it); kept only if no database was forgotten
+  // meanwhile, so a list built from rows read before a write is never cached.
+  auto rows = with_borrowed_shapes(tuned_measurements(paths, device, transa, transb, align),
+                                   credit_to_twins(tuned_measurements(paths, device, transa, transb, align == 4 ? 1 : 4),
+                                                   align));
+  std::lock_guard lock(s.mutex);
+  if (s.generation == generation) s.measurements.emplace(key, rows);
+  return rows;
+}
+
 void forget_database(const std::string& path) {
   std::lock_guard lock(state().mutex);
   state().open.erase(path);
   state().measurements.clear();  // keyed by path lists; rebuilt on the next untuned choice
+  ++state().generation;
 }
 
 void reset_tuned_lookup() {
   std::lock_guard lock(state().mutex);
   state().open.clear();
   state().measurements.clear();
+  ++state().generation;
 }
 
 }  // namespace autogemm

@@ -39,6 +39,14 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
                                                      const db::DeviceSignature& device, char transa, char transb,
                                                      int align);
 
+/// The fallback's neighbours for a problem of this layout and alignment class: tuned_measurements of
+/// the class, plus every shape tuned only in the other class with its measurements credited to
+/// their twins (credit_to_twins, with_borrowed_shapes: tuning uses aligned buffers, so the scalar
+/// class has few tuned shapes of its own). Built once per process and class, like tuned_measurements.
+std::vector<NeighbourMeasurement> neighbour_measurements(const std::vector<std::string>& paths,
+                                                         const db::DeviceSignature& device, char transa, char transb,
+                                                         int align);
+
 /// Forgets what this process knows of `path` (open handle, "missing" or "unusable" verdict, cached
 /// neighbour rows): called after writing to it, so the next lookup reads it afresh.
 void forget_database(const std::string& path);

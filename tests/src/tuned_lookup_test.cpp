@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <set>
 
 #include "../db/db_test_util.hpp"
 #include "registry.hpp"
@@ -92,6 +93,55 @@ TEST_F(TunedLookupTest, DamagedAndMissingFilesAreSkipped) {
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->measurement.median_us, 5);
   }
+}
+
+// The fallback's neighbours of a scalar-class problem: shapes tuned in its own class keep their own
+// rows; shapes tuned only in the aligned class are borrowed, credited to the align1 twins. Cached per
+// class until the database is forgotten.
+TEST_F(TunedLookupTest, NeighboursBorrowOnlyShapesTheOwnClassLacks) {
+  const KernelInstance* k4 = nullptr;
+  const KernelInstance* k1 = nullptr;
+  for (const auto& k : kernel_registry()) {
+    if (k.config.is_gemv() || k.config.op_a != Op::N || k.config.op_b != Op::N || k.config.align != 4) continue;
+    KernelConfig twin = k.config;
+    twin.align = 1;
+    if (const KernelInstance* t = find_kernel(kernel_name(twin)); t != nullptr) {
+      k4 = &k, k1 = t;
+      break;
+    }
+  }
+  ASSERT_NE(k4, nullptr);
+  auto at = [&](int m, int align, const KernelInstance* k, double us) {
+    db::Entry e = entry(us, std::string(k->name));
+    e.problem.m = m, e.problem.align = align;
+    return e;
+  };
+  ScratchDir dir;
+  const std::string path = dir.file("t.sqlite3");
+  {
+    db::TuningDb d(path, db::OpenMode::kReadWrite);
+    d.record({at(64, 4, k4, 10), at(128, 4, k4, 20), at(64, 1, k1, 30)});
+  }
+  const std::vector<std::string> paths{path};
+  const db::DeviceSignature device = entry(0).device;
+  auto shapes_and_times = [&](int align) {
+    std::multiset<std::pair<int, double>> out;
+    for (const auto& x : neighbour_measurements(paths, device, 'n', 'n', align)) {
+      EXPECT_EQ(x.kernel, std::string(align == 1 ? k1->name : k4->name));
+      out.emplace(x.m, x.median_us);
+    }
+    return out;
+  };
+  // m = 64 was tuned in both classes: each keeps its own row; m = 128 only aligned: borrowed.
+  EXPECT_EQ(shapes_and_times(1), (std::multiset<std::pair<int, double>>{{64, 30.0}, {128, 20.0}}));
+  EXPECT_EQ(shapes_and_times(4), (std::multiset<std::pair<int, double>>{{64, 10.0}, {128, 20.0}}));
+  {
+    db::TuningDb d(path, db::OpenMode::kReadWrite);
+    d.record({at(256, 4, k4, 40)});
+  }
+  EXPECT_EQ(shapes_and_times(1).size(), 2u);  // cached
+  forget_database(path);
+  EXPECT_EQ(shapes_and_times(1), (std::multiset<std::pair<int, double>>{{64, 30.0}, {128, 20.0}, {256, 40.0}}));
 }
 
 // The runtime, online tuning and the tuner key problems the same way.
