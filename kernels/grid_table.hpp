@@ -37,6 +37,22 @@ inline constexpr PipelineChoice kPipelineChoices[] = {
     {8, 2, 2}, {8, 4, 1}, {16, 3, 1}, {16, 5, 2}, {32, 3, 1}, {16, 3, 4},
 };
 
+/// Sliced-K instances (KernelConfig::slices): 8x8 and 4x8 tiles with 2 k-slices of warps per block,
+/// each with its one pipeline, whose min blocks cap registers at 128 so that 16 warps share an SM.
+/// Two slices share one block's shared tiles, so an SM holds those 16 warps with half the shared
+/// memory unsliced blocks would need: 512x3072x3072 ran 230.2 -> 222.0 us with the 64x64 8x8 tile
+/// at 4 blocks per SM (docs/perf_notes.md, change 31). 4 slices were never the best in that run.
+struct SlicedTile {
+  TileShape tile;
+  int slices;
+  PipelineChoice pipeline;
+};
+inline constexpr SlicedTile kSlicedTiles[] = {
+    {{32, 32, 32, 16, 4, 4}, 2, {32, 3, 4}},   {{64, 64, 32, 32, 4, 8}, 2, {32, 3, 2}},
+    {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 4}},   {{128, 64, 64, 32, 8, 8}, 2, {32, 3, 2}},
+    {{128, 128, 64, 32, 8, 8}, 2, {32, 3, 1}},
+};
+
 /// GEMV instances (family kGemv, n <= kGemvMaxN): rows of C per block and loads in flight per thread.
 /// Wide M-major blocks read long contiguous runs of each column; loads in flight and split-k blocks
 /// supply the bytes in flight that DRAM needs. The validity rule drops what a layout cannot take
@@ -50,7 +66,7 @@ inline constexpr Op kOps[] = {Op::N, Op::T};
 inline constexpr int kAligns[] = {4, 1};
 
 /// Every valid instance of the grid, in a fixed order (layout, alignment, GEMM tile and pipeline,
-/// then GEMV shape).
+/// sliced-K tile, then GEMV shape).
 inline std::vector<KernelConfig> enumerate_grid() {
   std::vector<KernelConfig> out;
   for (Op a : kOps)
@@ -61,6 +77,13 @@ inline std::vector<KernelConfig> enumerate_grid() {
             const KernelConfig c{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b, align};
             if (is_valid(c)) out.push_back(c);
           }
+        for (const SlicedTile& st : kSlicedTiles) {
+          const TileShape& t = st.tile;
+          const PipelineChoice& pc = st.pipeline;
+          const KernelConfig c{t.bm,  t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b,
+                               align, Family::kGemm, st.slices};
+          if (is_valid(c)) out.push_back(c);
+        }
         for (const GemvShape& g : kGemvShapes) {
           const KernelConfig c = gemv_config(g.bm, g.loads_in_flight, a, b, align);
           if (is_valid(c)) out.push_back(c);

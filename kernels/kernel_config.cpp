@@ -15,8 +15,10 @@ std::string kernel_name(const KernelConfig& c) {
                   layout_code(c.op_a, c.op_b).c_str(), c.align);
     return buf;
   }
-  std::snprintf(buf, sizeof buf, "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d_s%d_b%dx%d_%s_align%d", c.bm, c.bn, c.bk,
-                c.wm, c.wn, c.tm, c.tn, c.stages, c.threads(), c.min_blocks, layout_code(c.op_a, c.op_b).c_str(),
+  char slices[16] = "";
+  if (c.slices != 1) std::snprintf(slices, sizeof slices, "_ks%d", c.slices);
+  std::snprintf(buf, sizeof buf, "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d%s_s%d_b%dx%d_%s_align%d", c.bm, c.bn, c.bk, c.wm,
+                c.wn, c.tm, c.tn, slices, c.stages, c.threads(), c.min_blocks, layout_code(c.op_a, c.op_b).c_str(),
                 c.align);
   return buf;
 }
@@ -51,10 +53,15 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
   int consumed = 0;
   const std::string s(name);
   if (s.rfind("simt_sgemv_", 0) == 0) return parse_gemv_name(s);
-  const int fields = std::sscanf(s.c_str(), "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d_s%d_b%dx%d_%c%c_align%d%n", &c.bm,
-                                 &c.bn, &c.bk, &c.wm, &c.wn, &c.tm, &c.tn, &c.stages, &threads, &c.min_blocks, &la,
-                                 &lb, &c.align, &consumed);
-  if (fields != 13 || consumed != static_cast<int>(s.size())) return std::nullopt;
+  int head = 0;  // characters up to the thread tile
+  if (std::sscanf(s.c_str(), "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d%n", &c.bm, &c.bn, &c.bk, &c.wm, &c.wn, &c.tm, &c.tn,
+                  &head) != 7)
+    return std::nullopt;
+  const char* rest = s.c_str() + head;
+  if (int used = 0; std::sscanf(rest, "_ks%d%n", &c.slices, &used) == 1) rest += used;
+  const int fields = std::sscanf(rest, "_s%d_b%dx%d_%c%c_align%d%n", &c.stages, &threads, &c.min_blocks, &la, &lb,
+                                 &c.align, &consumed);
+  if (fields != 6 || rest + consumed != s.c_str() + s.size()) return std::nullopt;
   const auto op_a = parse_op(la), op_b = parse_op(lb);
   if (!op_a || !op_b) return std::nullopt;
   c.op_a = *op_a;

@@ -50,11 +50,17 @@ struct KernelConfig {
   Op op_a = Op::N, op_b = Op::N;
   int align = 1;               // elements per global load: 4 (16-byte vectors) or 1 (scalar)
   Family family = Family::kGemm;
+  // Sliced K: `slices` groups of warps each cover the whole block tile and take 1 / slices of every
+  // BK step; their accumulators are added through shared memory before the epilogue. More warps per
+  // block for the same tile, so a small output needs fewer split-k partials for the same occupancy.
+  int slices = 1;
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
   constexpr int warps_m() const { return wm > 0 ? bm / wm : 0; }
   constexpr int warps_n() const { return wn > 0 ? bn / wn : 0; }
-  constexpr int threads() const { return is_gemv() ? kGemvThreads : warps_m() * warps_n() * 32; }
+  /// Threads of one k-slice: the warps that tile BM x BN once.
+  constexpr int slice_threads() const { return warps_m() * warps_n() * 32; }
+  constexpr int threads() const { return is_gemv() ? kGemvThreads : slice_threads() * slices; }
   constexpr int lanes_m() const { return tm > 0 ? wm / tm : 0; }  // lanes of a warp along M
   constexpr int lanes_n() const { return tn > 0 ? wn / tn : 0; }
 
@@ -65,10 +71,15 @@ struct KernelConfig {
   constexpr int b_stage_floats() const {
     return b_is_k_major(op_b) ? bn * (bk + kKMajorPad) : bk * bn;
   }
+  /// Floats of the sliced-K reduction: the accumulators of slices 1.. (the pipeline's tiles are
+  /// reused for it once the main loop is done).
+  constexpr int slice_reduction_floats() const { return (slices - 1) * bm * bn; }
   /// Dynamic shared memory of a launch (GEMV instances use a small static array only).
   constexpr int shared_bytes() const {
     if (is_gemv()) return 0;
-    return stages * (a_stage_floats() + b_stage_floats()) * static_cast<int>(sizeof(float));
+    const int pipeline = stages * (a_stage_floats() + b_stage_floats());
+    const int reduction = slice_reduction_floats();
+    return (pipeline > reduction ? pipeline : reduction) * static_cast<int>(sizeof(float));
   }
 
   friend constexpr bool operator==(const KernelConfig&, const KernelConfig&) = default;
@@ -89,8 +100,9 @@ constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b
 
 /// The validity rule of GEMV instances (see invalid_reason).
 constexpr const char* invalid_gemv_reason(const KernelConfig& c) {
-  if (c.bn != kGemvMaxN || c.bk != 4 || c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 || c.min_blocks != 1)
-    return "GEMV instance must have bn = kGemvMaxN, bk = 4, no warp or thread tile, min blocks 1";
+  if (c.bn != kGemvMaxN || c.bk != 4 || c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 || c.min_blocks != 1 ||
+      c.slices != 1)
+    return "GEMV instance must have bn = kGemvMaxN, bk = 4, no warp or thread tile, min blocks 1, one k-slice";
   if (c.align != 1 && c.align != 4) return "align must be 1 (scalar) or 4 (16-byte vectors)";
   if (c.stages < 1 || c.stages > 8) return "GEMV loads in flight must lie in [1, 8]";
   if (a_is_k_major(c.op_a)) {
@@ -114,6 +126,8 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
   if (c.family != Family::kGemm) return "unknown kernel family";
   if (c.bm < 16 || c.bm > 256 || c.bn < 16 || c.bn > 256) return "block tile BM, BN must lie in [16, 256]";
   if (c.bk < 4 || c.bk > 64 || c.bk % 4 != 0) return "BK must be a multiple of 4 in [4, 64]";
+  if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "k-slices must be 1, 2 or 4";
+  if (c.bk % (4 * c.slices) != 0) return "BK must give every k-slice whole groups of 4 k-steps";
   if (c.wm <= 0 || c.wn <= 0 || c.bm % c.wm != 0 || c.bn % c.wn != 0)
     return "warp tile must divide the block tile";
   if (c.tm <= 0 || c.tn <= 0 || c.wm % c.tm != 0 || c.wn % c.tn != 0)
@@ -155,8 +169,10 @@ constexpr char op_char(Op op) { return op == Op::N ? 'n' : 't'; }
 std::string layout_code(Op a, Op b);
 
 /// Procedural name, stable across rebuilds, e.g.
-/// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4" or "simt_sgemv_16x4_u8_b256_nn_align4"
-/// (rows x max columns, loads in flight, threads). Every field is in the name.
+/// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4", with "_ks2" after the thread tile for 2
+/// k-slices ("simt_sgemm_64x64x32_w32x32_t4x8_ks2_s3_b256x2_nn_align4"; one slice writes nothing, so
+/// older names stay keys), or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in
+/// flight, threads). Every field is in the name.
 std::string kernel_name(const KernelConfig& c);
 
 /// Inverse of kernel_name; nullopt when `name` is not a well-formed instance name.

@@ -206,7 +206,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   const int k_tiles = k_end > k_begin ? ceil_div(k_end - k_begin, BK) : 0;
 
   const int tid = threadIdx.x;
-  const int warp = tid / 32, lane = tid % 32;
+  // Sliced K: threads [g * kSliceThreads, (g + 1) * kSliceThreads) form k-slice g, which tiles the
+  // whole block and computes k-steps [g * kSliceK, (g + 1) * kSliceK) of every BK step.
+  constexpr int kSliceThreads = C.slice_threads();
+  constexpr int kSliceK = BK / C.slices;
+  const int slice = C.slices > 1 ? tid / kSliceThreads : 0;
+  const int warp = (tid % kSliceThreads) / 32, lane = tid % 32;
   const int warp_m0 = (warp % C.warps_m()) * C.wm;
   const int warp_n0 = (warp / C.warps_m()) * C.wn;
   const int lane_m = lane % C.lanes_m();
@@ -245,7 +250,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     const float* sa = smem_a + (kt % S) * kAStage;
     const float* sb = smem_b + (kt % S) * kBStage;
 #pragma unroll
-    for (int k4 = 0; k4 < BK; k4 += kFragSteps) {
+    for (int kk = 0; kk < kSliceK; kk += kFragSteps) {
+      const int k4 = slice * kSliceK + kk;
       float fa[kFragSteps][TM], fb[kFragSteps][TN];
       load_fragments<TM, C.lanes_m(), BM, BK, kAK>(fa, sa, warp_m0, lane_m, k4);
       load_fragments<TN, C.lanes_n(), BN, BK, kBK>(fb, sb, warp_n0, lane_n, k4);
@@ -274,6 +280,36 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   }
   cp_async_wait<0>();
 
+  if constexpr (C.slices > 1) {
+    // Slices 1.. hand their accumulators to slice 0 through the pipeline's shared memory, laid out
+    // (slice, element, thread) so that consecutive threads touch consecutive words; slice 0 adds them
+    // in slice order, so the result does not depend on timing.
+    __syncthreads();  // every slice is done reading the pipeline's tiles
+    float* exchange = smem_a;
+    const int t = tid % kSliceThreads;
+    if (slice > 0) {
+      float* mine = exchange + (slice - 1) * (TM * TN * kSliceThreads) + t;
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) mine[(i * TN + j) * kSliceThreads] = acc[i][j];
+    }
+    __syncthreads();
+    static_assert(TM * TN * kSliceThreads == BM * BN, "a slice's accumulators are one block tile");
+    if (slice == 0) {
+#pragma unroll
+      for (int g = 1; g < C.slices; ++g) {
+        const float* theirs = exchange + (g - 1) * (TM * TN * kSliceThreads) + t;
+#pragma unroll
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] += theirs[(i * TN + j) * kSliceThreads];
+      }
+    }
+  }
+  // Only slice 0 writes C (or the partials); every thread still takes part in the barriers below.
+  const bool writer = slice == 0;
+
   // Epilogue. Serial split-k: wait until the previous split of this tile has written C.
   int* semaphore = p.semaphores + tile;
   if (p.mode == SplitKMode::kSerial) {
@@ -287,7 +323,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   float* partial = p.mode == SplitKMode::kParallel
                        ? p.partials + static_cast<int64_t>(split) * p.m * p.n
                        : nullptr;
-  if (accumulate_into_c) {
+  if (writer && accumulate_into_c) {
     // Serial split-k after the first split: a column's previous values are loaded (through L2 with
     // .cg: that split wrote them) and folded into acc before any of them is stored, so a column costs
     // one L2 round trip rather than one per element (in one loop a store could alias a later load,
@@ -309,7 +345,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         if (m_idx < p.m) c_col[m_idx] = acc[i][j];
       }
     }
-  } else {
+  } else if (writer) {
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
       const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);

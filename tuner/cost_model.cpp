@@ -120,10 +120,11 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
 
   // Inner loop: tm*tn FMAs per k step against the instructions that feed them: float4 shared reads
   // of the fragments (both layouts, kernels/simt_sgemm_multistage.cuh) and the cp.async copies of
-  // the block's tiles, 4 bytes each for align1 instances, 16 for align4.
+  // the block's tiles, 4 bytes each for align1 instances, 16 for align4. A k-slice's threads do
+  // 1 / slices of each BK step's FMAs, so its copies per FMA are those of the slice's thread count.
   const double fma = c.tm * c.tn;
   const double lds = (c.tm + c.tn) / 4.0;
-  const double copies = static_cast<double>(c.bm + c.bn) / (c.align * c.threads());
+  const double copies = static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
   const double inner_eff = fma / (fma + 1.5 * lds + 4.0 * copies);
   // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy.
   const double warps = static_cast<double>(resident) * c.threads() / 32.0;

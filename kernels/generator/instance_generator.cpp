@@ -15,7 +15,9 @@ std::string tag_of(const KernelConfig& c) {
   std::ostringstream s;
   s << "detail::ConfigTag<" << c.bm << ", " << c.bn << ", " << c.bk << ", " << c.wm << ", " << c.wn << ", " << c.tm
     << ", " << c.tn << ", " << c.stages << ", " << c.min_blocks << ", " << op_literal(c.op_a) << ", "
-    << op_literal(c.op_b) << ", " << c.align << (c.is_gemv() ? ", Family::kGemv" : "") << ">";
+    << op_literal(c.op_b) << ", " << c.align << (c.is_gemv() ? ", Family::kGemv" : "");
+  if (c.slices != 1) s << ", Family::kGemm, " << c.slices;
+  s << ">";
   return s.str();
 }
 

@@ -29,6 +29,28 @@ TEST(KernelConfig, NameSpellsEveryField) {
   EXPECT_EQ(kernel_name(c), "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_tn_align4");
 }
 
+TEST(KernelConfig, SlicedNameSpellsTheSlices) {
+  // Two k-slices of the 4 warps that tile 64x64: 256 threads; one slice keeps the older name.
+  const KernelConfig c{64, 64, 32, 32, 32, 4, 8, 3, 2, Op::N, Op::N, 4, Family::kGemm, 2};
+  EXPECT_EQ(c.slice_threads(), 128);
+  EXPECT_EQ(c.threads(), 256);
+  EXPECT_EQ(kernel_name(c), "simt_sgemm_64x64x32_w32x32_t4x8_ks2_s3_b256x2_nn_align4");
+  const auto parsed = parse_kernel_name(kernel_name(c));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->slices, 2);
+  KernelConfig one = c;
+  one.slices = 1;
+  EXPECT_EQ(kernel_name(one), "simt_sgemm_64x64x32_w32x32_t4x8_s3_b128x2_nn_align4");
+}
+
+TEST(GridTable, SlicedTilesAreInEveryClass) {
+  std::map<std::string, std::set<int>> slices;
+  for (const auto& c : enumerate_grid())
+    if (c.slices > 1) slices[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)].insert(c.slices);
+  ASSERT_EQ(slices.size(), 8u);
+  for (const auto& [name, s] : slices) EXPECT_EQ(s, (std::set<int>{2})) << name;
+}
+
 TEST(KernelConfig, GemvNameSpellsEveryField) {
   const KernelConfig c = gemv_config(16, 8, Op::N, Op::T, 1);
   EXPECT_EQ(kernel_name(c), "simt_sgemv_16x4_u8_b256_nt_align1");
@@ -46,6 +68,9 @@ TEST(KernelConfig, MalformedNamesAreRejected) {
                           "simt_sgemm_128x64x16_w64x32_t8x8_s3_b256x2_tn_align4",  // threads disagree with tiles
                           "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_xn_align4",
                           "simt_sgemm_0128x64x16_w64x32_t8x8_s3_b128x2_tn_align4",  // not canonical
+                          "simt_sgemm_64x64x32_w32x32_t4x8_ks1_s3_b128x2_nn_align4",  // one slice is not spelled
+                          "simt_sgemm_64x64x32_w32x32_t4x8_ks2_s3_b128x2_nn_align4",  // threads disagree with slices
+                          "simt_sgemm_64x64x32_w32x32_t4x8_ks2s3_b256x2_nn_align4",
                           "cutlass_simt_sgemm_128x128_8x4_nn_align1"}) {
     EXPECT_FALSE(parse_kernel_name(bad).has_value()) << bad;
   }
@@ -121,6 +146,13 @@ TEST(KernelConfig, ValidityRuleNamesTheViolation) {
   EXPECT_NE(with([](KernelConfig& c) { c.bk = 64, c.stages = 8, c.op_a = Op::T, c.op_b = Op::N; }).find("shared memory"),
             std::string::npos);
   EXPECT_NE(with([](KernelConfig& c) { c.min_blocks = 4; }).find("register"), std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.slices = 3; }).find("k-slices"), std::string::npos);
+  EXPECT_NE(with([](KernelConfig& c) { c.slices = 4; }).find("whole groups"), std::string::npos);  // BK 8
+  EXPECT_NE(with([](KernelConfig& c) { c.bk = 32, c.slices = 4, c.wm = 32, c.tm = 4; }).find("threads"),
+            std::string::npos);  // 16 warps x 4 slices
+  KernelConfig gemv = gemv_config(16, 4, Op::N, Op::N, 4);
+  gemv.slices = 2;
+  EXPECT_NE(std::string(invalid_reason(gemv)).find("one k-slice"), std::string::npos);
 }
 
 TEST(KernelConfig, SharedBytesFollowLayouts) {
@@ -129,10 +161,14 @@ TEST(KernelConfig, SharedBytesFollowLayouts) {
   EXPECT_EQ(nn.shared_bytes(), 2 * (8 * 64 + 8 * 32) * 4);
   const KernelConfig tn{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::T, Op::N, 4};
   EXPECT_EQ(tn.shared_bytes(), 2 * (64 * (8 + kKMajorPad) + 32 * (8 + kKMajorPad)) * 4);
+  // Sliced K reuses the pipeline's memory for the other slices' accumulators, which may need more.
+  const KernelConfig sliced{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::N, Op::T, 4, Family::kGemm, 2};
+  EXPECT_EQ(sliced.shared_bytes(), 64 * 32 * 4);
 }
 
 // The promise for the grid: per (layout, alignment) class at least 40 instances spanning
-// tiles 32x32..256x128, BK 8..32, 2..5 stages, 64..256 threads, 1, 2 and 4 min blocks per SM.
+// tiles 32x32..256x128, BK 8..32, 2..5 stages, 64..256 threads (512 with 4 k-slices), 1, 2 and 4 min
+// blocks per SM.
 TEST(GridTable, EveryClassSpansTheDesignRanges) {
   struct Span {
     int count = 0;
@@ -160,7 +196,7 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
     EXPECT_EQ(*s.bk.rbegin(), 32);
     EXPECT_EQ(s.stages, (std::set<int>{2, 3, 4, 5}));
     EXPECT_EQ(*s.threads.begin(), 64);
-    EXPECT_EQ(*s.threads.rbegin(), 256);
+    EXPECT_EQ(*s.threads.rbegin(), 512);
     EXPECT_EQ(s.min_blocks, (std::set<int>{1, 2, 4}));
   }
 }
