@@ -210,8 +210,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // whole block and computes k-steps [g * kSliceK, (g + 1) * kSliceK) of every BK step.
   constexpr int kSliceThreads = C.slice_threads();
   constexpr int kSliceK = BK / C.slices;
+  // (With one slice both are written as before slices existed, so such instances compile as before.)
   const int slice = C.slices > 1 ? tid / kSliceThreads : 0;
-  const int warp = (tid % kSliceThreads) / 32, lane = tid % 32;
+  const int warp = (C.slices > 1 ? tid % kSliceThreads : tid) / 32, lane = tid % 32;
   const int warp_m0 = (warp % C.warps_m()) * C.wm;
   const int warp_n0 = (warp / C.warps_m()) * C.wn;
   const int lane_m = lane % C.lanes_m();
