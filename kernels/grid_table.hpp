@@ -42,6 +42,9 @@ inline constexpr PipelineChoice kPipelineChoices[] = {
 /// Two slices share one block's shared tiles, so an SM holds those 16 warps with half the shared
 /// memory unsliced blocks would need: 512x3072x3072 ran 230.2 -> 222.0 us with the 64x64 8x8 tile
 /// at 4 blocks per SM (docs/perf_notes.md, change 31). 4 slices were never the best in that run.
+/// Aligned classes only: at the 128-register cap the 8x8 tiles' 4-byte copies spill 172-548 bytes
+/// (docs/results/sm90_ptxas_registers_sliced_k.csv), and the untuned choice, which credits an
+/// aligned instance's measurements to its scalar twin, ran 3001x127x1531 on one at 0.54x the best.
 struct SlicedTile {
   TileShape tile;
   int slices;
@@ -78,6 +81,7 @@ inline std::vector<KernelConfig> enumerate_grid() {
             if (is_valid(c)) out.push_back(c);
           }
         for (const SlicedTile& st : kSlicedTiles) {
+          if (align != 4) break;
           const TileShape& t = st.tile;
           const PipelineChoice& pc = st.pipeline;
           const KernelConfig c{t.bm,  t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b,

@@ -43,12 +43,16 @@ TEST(KernelConfig, SlicedNameSpellsTheSlices) {
   EXPECT_EQ(kernel_name(one), "simt_sgemm_64x64x32_w32x32_t4x8_s3_b128x2_nn_align4");
 }
 
-TEST(GridTable, SlicedTilesAreInEveryClass) {
+TEST(GridTable, SlicedTilesAreInEveryAlignedClass) {
   std::map<std::string, std::set<int>> slices;
   for (const auto& c : enumerate_grid())
     if (c.slices > 1) slices[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)].insert(c.slices);
-  ASSERT_EQ(slices.size(), 8u);
-  for (const auto& [name, s] : slices) EXPECT_EQ(s, (std::set<int>{2})) << name;
+  // Aligned classes only (grid_table.hpp: the scalar twins spill at the 128-register cap).
+  ASSERT_EQ(slices.size(), 4u);
+  for (const auto& [name, s] : slices) {
+    EXPECT_EQ(s, (std::set<int>{2})) << name;
+    EXPECT_NE(name.find("_align4"), std::string::npos) << name;
+  }
 }
 
 TEST(KernelConfig, GemvNameSpellsEveryField) {
@@ -167,8 +171,8 @@ TEST(KernelConfig, SharedBytesFollowLayouts) {
 }
 
 // The promise for the grid: per (layout, alignment) class at least 40 instances spanning
-// tiles 32x32..256x128, BK 8..32, 2..5 stages, 64..256 threads (512 with 4 k-slices), 1, 2 and 4 min
-// blocks per SM.
+// tiles 32x32..256x128, BK 8..32, 2..5 stages, 64..256 threads (512: the 128x128 tile with 2 k-slices,
+// aligned classes), 1, 2 and 4 min blocks per SM.
 TEST(GridTable, EveryClassSpansTheDesignRanges) {
   struct Span {
     int count = 0;
@@ -196,7 +200,7 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
     EXPECT_EQ(*s.bk.rbegin(), 32);
     EXPECT_EQ(s.stages, (std::set<int>{2, 3, 4, 5}));
     EXPECT_EQ(*s.threads.begin(), 64);
-    EXPECT_EQ(*s.threads.rbegin(), 512);
+    EXPECT_EQ(*s.threads.rbegin(), name.find("align4") != std::string::npos ? 512 : 256);
     EXPECT_EQ(s.min_blocks, (std::set<int>{1, 2, 4}));
   }
 }
