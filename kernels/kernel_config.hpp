@@ -52,7 +52,9 @@ struct KernelConfig {
   Family family = Family::kGemm;
   // Sliced K: `slices` groups of warps each cover the whole block tile and take 1 / slices of every
   // BK step; their accumulators are added through shared memory before the epilogue. More warps per
-  // block for the same tile, so a small output needs fewer split-k partials for the same occupancy.
+  // block for the same tile and shared tiles: an SM holds 16 warps of a 64x64 8x8 tile with 4 blocks'
+  // shared memory instead of 8 (docs/perf_notes.md, change 31; fewer split-k partials, the motivation,
+  // paid only where the tile does not spill).
   int slices = 1;
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
