@@ -83,14 +83,14 @@ inline std::vector<KernelConfig> enumerate_grid() {
             const KernelConfig c{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b, align};
             if (is_valid(c)) out.push_back(c);
           }
-        for (const SlicedTile& st : kSlicedTiles) {
-          if (align != 4) break;
-          const TileShape& t = st.tile;
-          const PipelineChoice& pc = st.pipeline;
-          const KernelConfig c{t.bm,  t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b,
-                               align, Family::kGemm, st.slices};
-          if (is_valid(c)) out.push_back(c);
-        }
+        if (align == 4)  // scalar-class sliced twins spill (kSlicedTiles)
+          for (const SlicedTile& st : kSlicedTiles) {
+            const TileShape& t = st.tile;
+            const PipelineChoice& pc = st.pipeline;
+            const KernelConfig c{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b,
+                                 align, Family::kGemm, st.slices};
+            if (is_valid(c)) out.push_back(c);
+          }
         for (const GemvShape& g : kGemvShapes) {
           const KernelConfig c = gemv_config(g.bm, g.loads_in_flight, a, b, align);
           if (is_valid(c)) out.push_back(c);
