@@ -286,21 +286,21 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     // (slice, element, thread) so that consecutive threads touch consecutive words; slice 0 adds them
     // in slice order, so the result does not depend on timing.
     __syncthreads();  // every slice is done reading the pipeline's tiles
-    float* exchange = smem_a;
-    const int t = tid % kSliceThreads;
+    static_assert(TM * TN * kSliceThreads == BM * BN, "a slice's accumulators are one block tile");
+    // Slice g's slot: one block tile per slice after the first, at this thread's word.
+    auto slot = [&, t = tid % kSliceThreads](int g) { return smem_a + (g - 1) * (BM * BN) + t; };
     if (slice > 0) {
-      float* mine = exchange + (slice - 1) * (TM * TN * kSliceThreads) + t;
+      float* mine = slot(slice);
 #pragma unroll
       for (int i = 0; i < TM; ++i)
 #pragma unroll
         for (int j = 0; j < TN; ++j) mine[(i * TN + j) * kSliceThreads] = acc[i][j];
     }
     __syncthreads();
-    static_assert(TM * TN * kSliceThreads == BM * BN, "a slice's accumulators are one block tile");
     if (slice == 0) {
 #pragma unroll
       for (int g = 1; g < C.slices; ++g) {
-        const float* theirs = exchange + (g - 1) * (TM * TN * kSliceThreads) + t;
+        const float* theirs = slot(g);
 #pragma unroll
         for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -310,6 +310,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   }
   // Only slice 0 writes C (or the partials); every thread still takes part in the barriers below.
   const bool writer = slice == 0;
+  // C coordinates of this thread's accumulator acc[i][j].
+  auto row_of = [&](int i) { return m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m); };
+  auto col_of = [&](int j) { return n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n); };
 
   // Epilogue. Serial split-k: wait until the previous split of this tile has written C.
   int* semaphore = p.semaphores + tile;
@@ -332,28 +335,28 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     // held TM x TN loads in flight and raised the kernel's registers (perf_notes.md, change 28).
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
-      const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
+      const int n_idx = col_of(j);
       if (n_idx >= p.n) continue;
       float* c_col = p.c + static_cast<int64_t>(n_idx) * p.ldc;
 #pragma unroll
       for (int i = 0; i < TM; ++i) {
-        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+        const int m_idx = row_of(i);
         if (m_idx < p.m) acc[i][j] = fmaf(p.alpha, acc[i][j], __ldcg(c_col + m_idx));
       }
 #pragma unroll
       for (int i = 0; i < TM; ++i) {
-        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+        const int m_idx = row_of(i);
         if (m_idx < p.m) c_col[m_idx] = acc[i][j];
       }
     }
   } else if (writer) {
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
-      const int n_idx = n0 + warp_n0 + frag_x<kBK, C.lanes_n()>(j, lane_n);
+      const int n_idx = col_of(j);
       if (n_idx >= p.n) continue;  // tile quantization: the last tile column may overhang N
 #pragma unroll
       for (int i = 0; i < TM; ++i) {
-        const int m_idx = m0 + warp_m0 + frag_x<kAK, C.lanes_m()>(i, lane_m);
+        const int m_idx = row_of(i);
         if (m_idx >= p.m) continue;
         if (partial != nullptr) {
           partial[static_cast<int64_t>(n_idx) * p.m + m_idx] = acc[i][j];

@@ -20,15 +20,22 @@ double log_distance(int m0, int n0, int k0, int m1, int n1, int k1) {
 
 }  // namespace
 
-std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align) {
+std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align,
+                                                  const std::function<size_t(const KernelInstance&)>& local_bytes) {
   std::vector<NeighbourMeasurement> out;
   for (NeighbourMeasurement& x : measured) {
     const auto config = parse_kernel_name(x.kernel);
     if (!config) continue;
     KernelConfig twin = *config;
     twin.align = align;
-    if (!is_valid(twin) || find_kernel(kernel_name(twin)) == nullptr) continue;
-    x.kernel = kernel_name(twin);
+    const KernelInstance* twin_kernel = is_valid(twin) ? find_kernel(kernel_name(twin)) : nullptr;
+    if (twin_kernel == nullptr) continue;
+    if (local_bytes) {
+      // A measured instance this build lacks counts as spilling nothing.
+      const KernelInstance* measured_kernel = find_kernel(x.kernel);
+      if (local_bytes(*twin_kernel) > (measured_kernel != nullptr ? local_bytes(*measured_kernel) : 0)) continue;
+    }
+    x.kernel = std::string(twin_kernel->name);
     out.push_back(std::move(x));
   }
   return out;

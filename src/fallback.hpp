@@ -27,7 +27,13 @@ struct NeighbourMeasurement {
 /// class `align`; those without a compiled twin are dropped. Tuning uses aligned buffers, so
 /// scalar-class problems have few tuned neighbours of their own (often only the M = 1 problems whose
 /// ldb = 1 puts them in that class) and borrow the aligned class's (see with_borrowed_shapes).
-std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align);
+/// When `local_bytes` is given (an instance's local memory per thread: register spills), a twin that
+/// spills more than the measured instance is not credited either: its sibling's time says nothing
+/// of what the spills cost (a sliced scalar twin spilling 548 bytes ran 1.9x its aligned twin's
+/// time; docs/perf_notes.md, change 31).
+std::vector<NeighbourMeasurement> credit_to_twins(
+    std::vector<NeighbourMeasurement> measured, int align,
+    const std::function<size_t(const KernelInstance&)>& local_bytes = {});
 
 /// `own` (measurements of the problem's alignment class) plus the rows of `borrowed` (the other
 /// class's, credited to twins) whose shape `own` does not have: a shape tuned in the problem's own

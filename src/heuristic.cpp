@@ -16,6 +16,15 @@ int query_occupancy(const KernelInstance& kernel) {
   return blocks;
 }
 
+size_t query_local_bytes(const KernelInstance& kernel) {
+  cudaFuncAttributes attributes{};
+  if (cudaFuncGetAttributes(&attributes, kernel.kernel) != cudaSuccess) {
+    cudaGetLastError();  // no device, or not this one's code: no answer, and no sticky error
+    return 0;
+  }
+  return attributes.localSizeBytes;
+}
+
 void sort_by_estimate(std::vector<KernelChoice>& choices) {
   std::stable_sort(choices.begin(), choices.end(),
                    [](const KernelChoice& a, const KernelChoice& b) { return a.estimate_us < b.estimate_us; });

@@ -38,4 +38,8 @@ void sort_by_estimate(std::vector<KernelChoice>& choices);
 /// Must be called with the kernel's device current.
 int query_occupancy(const KernelInstance& kernel);
 
+/// Local memory per thread of `kernel` on the current device (register spills, stack), 0 when it
+/// cannot be read.
+size_t query_local_bytes(const KernelInstance& kernel);
+
 }  // namespace autogemm

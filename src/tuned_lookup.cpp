@@ -11,6 +11,7 @@
 #include <mutex>
 #include <set>
 
+#include "heuristic.hpp"
 #include "logging.hpp"
 #include "registry.hpp"
 #include "status.hpp"
@@ -164,7 +165,7 @@ std::vector<NeighbourMeasurement> neighbour_measurements(const std::vector<std::
   // meanwhile, so a list built from rows read before a write is never cached.
   auto rows = with_borrowed_shapes(tuned_measurements(paths, device, transa, transb, align),
                                    credit_to_twins(tuned_measurements(paths, device, transa, transb, align == 4 ? 1 : 4),
-                                                   align));
+                                                   align, query_local_bytes));
   std::lock_guard lock(s.mutex);
   if (s.generation == generation) s.measurements.emplace(key, rows);
   return rows;

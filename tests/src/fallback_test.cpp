@@ -169,6 +169,30 @@ TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {
   }
 }
 
+TEST(Fallback, ATwinThatSpillsMoreIsNotCredited) {
+  // The 9850165 regression: a scalar twin spilling 548 bytes was credited its aligned sibling's time.
+  // With local memory sizes known, only twins spilling no more than the measured instance borrow.
+  std::vector<NeighbourMeasurement> aligned;
+  for (const auto& k : kernel_registry()) {
+    KernelConfig t = k.config;
+    t.align = 1;
+    if (k.config.align == 4 && is_valid(t) && find_kernel(kernel_name(t)) != nullptr)
+      aligned.push_back({64, 64, 64, std::string(k.name), {1, SplitKMode::kNone}, 10.0});
+  }
+  ASSERT_GE(aligned.size(), 2u);
+  const std::string spiller = kernel_name([&] {
+    KernelConfig t = find_kernel(aligned[0].kernel)->config;
+    t.align = 1;
+    return t;
+  }());
+  // The first measured instance's twin spills 64 bytes, the others spill what their siblings do.
+  auto local_bytes = [&](const KernelInstance& k) -> size_t { return k.name == spiller ? 64 : 16; };
+  const auto credited = credit_to_twins(aligned, 1, local_bytes);
+  ASSERT_EQ(credited.size(), aligned.size() - 1);
+  for (const auto& x : credited) EXPECT_NE(x.kernel, spiller);
+  EXPECT_EQ(credit_to_twins(aligned, 1).size(), aligned.size());  // no sizes given: every twin borrows
+}
+
 TEST(Fallback, OwnClassShapesKeepTheirRowsOtherShapesAreBorrowed) {
   const std::vector<NeighbourMeasurement> own = {{3072, 1, 3072, "a", {8, SplitKMode::kParallel}, 20.0}};
   const std::vector<NeighbourMeasurement> borrowed = {{3072, 1, 3072, "b", {1, SplitKMode::kNone}, 5.0},
