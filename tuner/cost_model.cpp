@@ -27,6 +27,13 @@ DeviceModel device_model(const DeviceLimits& limits) {
   return d;
 }
 
+namespace {
+// Split counts offered, in increasing order. 5 and 10 fill the gaps where a grid of ~100 tiles
+// (128x3072x3072, 127x3001x1531 on 64x64 tiles) fits one wave of 4-blocks-per-SM tiles only
+// between 4 and 6 splits (docs/perf_notes.md, change 35).
+constexpr int kSplitCounts[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64};
+}  // namespace
+
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                           SplitModes modes) {
   std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
@@ -34,7 +41,7 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
     // Splits add blocks until ~8 per SM stream A (enough bytes in flight to reach the DRAM rate,
     // docs/perf_notes.md change 9); each split keeps at least 128 k. Reduced in the same launch.
     const long row_blocks = (m + c.bm - 1) / c.bm;
-    for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
+    for (int s : kSplitCounts) {
       if (row_blocks * s > 8L * sm_count || k < s * 128) break;
       out.push_back({s, SplitKMode::kParallel});
     }
@@ -42,7 +49,7 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   }
   const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   if (tiles >= sm_count) return out;
-  for (int s : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
+  for (int s : kSplitCounts) {
     if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
     if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
     if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});
