@@ -71,6 +71,13 @@ inline constexpr GemvShape kGemvShapes[] = {{8, 8}, {16, 8}, {32, 4}, {64, 2}, {
 inline constexpr Op kOps[] = {Op::N, Op::T};
 inline constexpr int kAligns[] = {4, 1};
 
+/// The GEMM instance of a tile shape and a pipeline, in one layout and alignment class.
+constexpr KernelConfig gemm_config(const TileShape& t, const PipelineChoice& pc, Op a, Op b, int align,
+                                   int slices = 1) {
+  return KernelConfig{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b, align,
+                      Family::kGemm, slices};
+}
+
 /// Every valid instance of the grid, in a fixed order (layout, alignment, GEMM tile and pipeline,
 /// sliced-K tile, then GEMV shape).
 inline std::vector<KernelConfig> enumerate_grid() {
@@ -80,15 +87,12 @@ inline std::vector<KernelConfig> enumerate_grid() {
       for (int align : kAligns) {
         for (const TileShape& t : kTileShapes)
           for (const PipelineChoice& pc : kPipelineChoices) {
-            const KernelConfig c{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b, align};
+            const KernelConfig c = gemm_config(t, pc, a, b, align);
             if (is_valid(c)) out.push_back(c);
           }
         if (align == 4)  // scalar-class sliced twins spill (kSlicedTiles)
           for (const SlicedTile& st : kSlicedTiles) {
-            const TileShape& t = st.tile;
-            const PipelineChoice& pc = st.pipeline;
-            const KernelConfig c{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b,
-                                 align, Family::kGemm, st.slices};
+            const KernelConfig c = gemm_config(st.tile, st.pipeline, a, b, align, st.slices);
             if (is_valid(c)) out.push_back(c);
           }
         for (const GemvShape& g : kGemvShapes) {
