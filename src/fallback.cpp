@@ -22,6 +22,14 @@ double log_distance(int m0, int n0, int k0, int m1, int n1, int k1) {
 
 std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align,
                                                   const std::function<size_t(const KernelInstance&)>& local_bytes) {
+  // Rows repeat instances (one row per tuned shape and candidate): ask local_bytes once per instance.
+  std::unordered_map<const KernelInstance*, size_t> bytes_of;
+  auto spill = [&](const KernelInstance* k) -> size_t {
+    if (k == nullptr) return 0;  // a measured instance this build lacks counts as spilling nothing
+    const auto [it, fresh] = bytes_of.try_emplace(k, 0);
+    if (fresh) it->second = local_bytes(*k);
+    return it->second;
+  };
   std::vector<NeighbourMeasurement> out;
   for (NeighbourMeasurement& x : measured) {
     const auto config = parse_kernel_name(x.kernel);
@@ -30,11 +38,7 @@ std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasureme
     twin.align = align;
     const KernelInstance* twin_kernel = is_valid(twin) ? find_kernel(kernel_name(twin)) : nullptr;
     if (twin_kernel == nullptr) continue;
-    if (local_bytes) {
-      // A measured instance this build lacks counts as spilling nothing.
-      const KernelInstance* measured_kernel = find_kernel(x.kernel);
-      if (local_bytes(*twin_kernel) > (measured_kernel != nullptr ? local_bytes(*measured_kernel) : 0)) continue;
-    }
+    if (local_bytes && spill(twin_kernel) > spill(find_kernel(x.kernel))) continue;
     x.kernel = std::string(twin_kernel->name);
     out.push_back(std::move(x));
   }
