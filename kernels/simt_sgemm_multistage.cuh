@@ -73,11 +73,12 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
 
 /// The copies of one operand tile by one thread, with their addresses and edge tests worked out once
 /// per block. Interior tiles (the whole BK slice inside this split's K range and every row or column
-/// of the thread inside X) then cost one pointer add per copy and no predicates; edge tiles take
-/// load_operand_tile's general path. Applies when the thread's copies share a column, i.e. the
-/// threads cover whole tile rows each pass (kThreads a multiple of the vectors per row); other
-/// shapes take load_operand_tile's unpredicated form on interior tiles (the whole tile inside X and
-/// this split's K range) and its general path on edge tiles.
+/// of the thread inside X) then cost one pointer add per copy and no predicates; edge tiles walk the
+/// same pointers and cut each copy with one compare against a per-block or per-tile count. Applies
+/// when the thread's copies share a column, i.e. the threads cover whole tile rows each pass
+/// (kThreads a multiple of the vectors per row); other shapes take load_operand_tile's unpredicated
+/// form on interior tiles (the whole tile inside X and this split's K range) and its general path
+/// on edge tiles.
 template <int X, int BK, int V, int kThreads, bool kKMajor>
 class OperandLoader {
   static constexpr int kVecPerRow = (kKMajor ? BK : X) / V;
@@ -97,18 +98,22 @@ class OperandLoader {
     if constexpr (kKMajor) {
       base_ = g + static_cast<int64_t>(x0 + row0) * ld + col0;
       interior_ = x0 + row0 + (kIters - 1) * kRowStep < x_end;
+      rows_in_x_ = ceil_div(x_end - x0 - row0, kRowStep);  // its copies it < this are inside X
+      k_first_ = col0;
     } else {
       base_ = g + static_cast<int64_t>(row0) * ld + x0 + col0;
       interior_ = x0 + col0 + V <= x_end;
+      x_bytes_ = 4 * max(0, min(V, x_end - x0 - col0));  // the part of its vector inside X
+      k_first_ = row0;
     }
   }
 
   /// Issues the copies of the BK slice starting at k0 into shared tile `s`.
   __device__ __forceinline__ void load(float* s, int k0) const {
     if constexpr (kFast) {
+      const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_);
+      float* dst = s + smem_offset_;
       if (interior_ && k0 + BK <= k_end_) {
-        const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_);
-        float* dst = s + smem_offset_;
 #pragma unroll
         for (int it = 0; it < kIters; ++it) {
           if constexpr (V == 4) {
@@ -120,13 +125,30 @@ class OperandLoader {
         }
         return;
       }
-    } else {
-      if (x0_ + X <= x_end_ && k0 + BK <= k_end_) {
-        load_operand_tile<X, BK, V, kThreads, kKMajor, true>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
-        return;
+      // Edge tile: the same pointer walk, each copy cut to its bytes inside X and this split's K.
+      // Copy `it` lies in range iff it < live (K-major: its rows inside X; X-major: its k rows
+      // before k_end), one compare with a constant per copy. The general path this replaced
+      // (load_operand_tile) recomputed every copy's indices, and the compiler kept that arithmetic
+      // live across the main loop: 53 registers more per scalar-class instance on average, 15 per
+      // aligned one (docs/perf_notes.md, change 36).
+      const int live = kKMajor ? rows_in_x_ : ceil_div(k_end_ - k0 - k_first_, kRowStep);
+      const int bytes = kKMajor ? 4 * max(0, min(V, k_end_ - k0 - k_first_)) : x_bytes_;
+#pragma unroll
+      for (int it = 0; it < kIters; ++it) {
+        const int n = it < live ? bytes : 0;
+        const float* from = n > 0 ? src : g_;  // a 0-byte copy reads nothing but needs a valid address
+        if constexpr (V == 4) {
+          cp_async_16(dst + it * kRowStep * kRowStride, from, n);
+        } else {
+          cp_async_4(dst + it * kRowStep * kRowStride, from, n);
+        }
+        src += row_step_;
       }
+    } else if (x0_ + X <= x_end_ && k0 + BK <= k_end_) {
+      load_operand_tile<X, BK, V, kThreads, kKMajor, true>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
+    } else {
+      load_operand_tile<X, BK, V, kThreads, kKMajor>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
     }
-    load_operand_tile<X, BK, V, kThreads, kKMajor>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
   }
 
  private:
@@ -137,6 +159,9 @@ class OperandLoader {
   int64_t row_step_ = 0;         // global distance between its consecutive copies
   int smem_offset_ = 0;
   bool interior_ = false;
+  int k_first_ = 0;    // k offset of its copies in a tile (K-major: column, X-major: first row)
+  int rows_in_x_ = 0;  // K-major: how many of its copies lie inside X
+  int x_bytes_ = 0;    // X-major: bytes of its vector inside X
 };
 
 /// Number of k-steps whose fragments are read together: a K-major tile row holds them in one float4.
