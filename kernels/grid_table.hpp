@@ -42,21 +42,23 @@ inline constexpr PipelineChoice kPipelineChoices[] = {
 /// Two slices share one block's shared tiles, so an SM holds those 16 warps with half the shared
 /// memory unsliced blocks would need: 512x3072x3072 ran 230.2 -> 222.0 us with the 64x64 8x8 tile
 /// at 4 blocks per SM (docs/perf_notes.md, change 31). 4 slices were never the best in that run.
-/// Aligned classes only: at the 128-register cap the 8x8 tiles' 4-byte copies spill 172-548 bytes
-/// (docs/results/sm90_ptxas_registers_sliced_k.csv), and the untuned choice, which credits an
-/// aligned instance's measurements to its scalar twin, ran 3001x127x1531 on one at 0.54x the best.
 /// The 64x64 8x8 tile also at 3 blocks per SM (170 registers, 12 warps): its `nn` twin does not
 /// spill there, and it ran nn 128x128x32768 2% faster than any other instance (perf_notes.md).
+/// `scalar_class`: also compiled with 4-byte copies (align1) — the tiles whose scalar twins do not
+/// spill since the loaders' edge path stopped holding registers (perf_notes.md, changes 36 and 37:
+/// 127x3001x1531 2-6% faster with them); the 8x8 tiles at the 128-register cap still spill 28-76
+/// bytes there (docs/results/sm90_ptxas_registers_sliced_scalar.csv).
 struct SlicedTile {
   TileShape tile;
   int slices;
   PipelineChoice pipeline;
+  bool scalar_class;  // also compiled with 4-byte copies (align1)
 };
 inline constexpr SlicedTile kSlicedTiles[] = {
-    {{32, 32, 32, 16, 4, 4}, 2, {32, 3, 4}},   {{64, 64, 32, 32, 4, 8}, 2, {32, 3, 2}},
-    {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 4}},   {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 3}},
-    {{128, 64, 64, 32, 8, 8}, 2, {32, 3, 2}},
-    {{128, 128, 64, 32, 8, 8}, 2, {32, 3, 1}},
+    {{32, 32, 32, 16, 4, 4}, 2, {32, 3, 4}, true},   {{64, 64, 32, 32, 4, 8}, 2, {32, 3, 2}, true},
+    {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 4}, false},  {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 3}, true},
+    {{128, 64, 64, 32, 8, 8}, 2, {32, 3, 2}, false},
+    {{128, 128, 64, 32, 8, 8}, 2, {32, 3, 1}, false},
 };
 
 /// GEMV instances (family kGemv, n <= kGemvMaxN): rows of C per block and loads in flight per thread.
@@ -90,11 +92,11 @@ inline std::vector<KernelConfig> enumerate_grid() {
             const KernelConfig c = gemm_config(t, pc, a, b, align);
             if (is_valid(c)) out.push_back(c);
           }
-        if (align == 4)  // scalar-class sliced twins spill (kSlicedTiles)
-          for (const SlicedTile& st : kSlicedTiles) {
-            const KernelConfig c = gemm_config(st.tile, st.pipeline, a, b, align, st.slices);
-            if (is_valid(c)) out.push_back(c);
-          }
+        for (const SlicedTile& st : kSlicedTiles) {
+          if (align == 1 && !st.scalar_class) continue;
+          const KernelConfig c = gemm_config(st.tile, st.pipeline, a, b, align, st.slices);
+          if (is_valid(c)) out.push_back(c);
+        }
         for (const GemvShape& g : kGemvShapes) {
           const KernelConfig c = gemv_config(g.bm, g.loads_in_flight, a, b, align);
           if (is_valid(c)) out.push_back(c);

@@ -2,6 +2,7 @@
 // grid table gives every (layout, alignment) class the span of instances the design promises.
 #include <gtest/gtest.h>
 
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -43,16 +44,22 @@ TEST(KernelConfig, SlicedNameSpellsTheSlices) {
   EXPECT_EQ(kernel_name(one), "simt_sgemm_64x64x32_w32x32_t4x8_s3_b128x2_nn_align4");
 }
 
-TEST(GridTable, SlicedTilesAreInEveryAlignedClass) {
-  std::map<std::string, std::set<int>> slices;
+TEST(GridTable, SlicedTilesAreInEveryClassTheTableNames) {
+  // Every layout x alignment class has 2-slice instances: all of kSlicedTiles when aligned, the
+  // ones marked scalar_class with 4-byte copies (their other twins spill, grid_table.hpp).
+  std::map<std::string, int> count;
   for (const auto& c : enumerate_grid())
-    if (c.slices > 1) slices[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)].insert(c.slices);
-  // Aligned classes only (grid_table.hpp: the scalar twins spill at the 128-register cap).
-  ASSERT_EQ(slices.size(), 4u);
-  for (const auto& [name, s] : slices) {
-    EXPECT_EQ(s, (std::set<int>{2})) << name;
-    EXPECT_NE(name.find("_align4"), std::string::npos) << name;
-  }
+    if (c.slices > 1) {
+      EXPECT_EQ(c.slices, 2) << kernel_name(c);
+      ++count[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
+    }
+  int scalar = 0;
+  for (const SlicedTile& st : kSlicedTiles) scalar += st.scalar_class;
+  ASSERT_GT(scalar, 0);
+  ASSERT_LT(scalar, static_cast<int>(std::size(kSlicedTiles)));
+  ASSERT_EQ(count.size(), 8u);
+  for (const auto& [name, n] : count)
+    EXPECT_EQ(n, name.ends_with("_align4") ? static_cast<int>(std::size(kSlicedTiles)) : scalar) << name;
 }
 
 TEST(KernelConfig, GemvNameSpellsEveryField) {
@@ -172,7 +179,7 @@ TEST(KernelConfig, SharedBytesFollowLayouts) {
 
 // The promise for the grid: per (layout, alignment) class at least 40 instances spanning
 // tiles 32x32..256x128, BK 8..32, 2..5 stages, 64..256 threads (512: the 128x128 tile with 2 k-slices,
-// aligned classes), 1, 2 and 4 min blocks per SM (and 3, a sliced tile of the aligned classes).
+// aligned classes), 1 to 4 min blocks per SM (3: a sliced tile).
 TEST(GridTable, EveryClassSpansTheDesignRanges) {
   struct Span {
     int count = 0;
@@ -201,10 +208,8 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
     EXPECT_EQ(s.stages, (std::set<int>{2, 3, 4, 5}));
     EXPECT_EQ(*s.threads.begin(), 64);
     EXPECT_EQ(*s.threads.rbegin(), name.find("align4") != std::string::npos ? 512 : 256);
-    // 3: the sliced 64x64 8x8 tile at 3 blocks per SM (aligned classes).
-    const std::set<int> min_blocks =
-        name.find("align4") != std::string::npos ? std::set<int>{1, 2, 3, 4} : std::set<int>{1, 2, 4};
-    EXPECT_EQ(s.min_blocks, min_blocks);
+    // 3: the sliced 64x64 8x8 tile at 3 blocks per SM (every class).
+    EXPECT_EQ(s.min_blocks, (std::set<int>{1, 2, 3, 4}));
   }
 }
 
