@@ -46,7 +46,7 @@ inline constexpr PipelineChoice kPipelineChoices[] = {
 /// spill there, and it ran nn 128x128x32768 2% faster than any other instance (perf_notes.md).
 /// `scalar_class`: also compiled with 4-byte copies (align1) — the tiles whose scalar twins do not
 /// spill since the loaders' edge path stopped holding registers (perf_notes.md, changes 36 and 37:
-/// 127x3001x1531 2-6% faster with them); the 8x8 tiles at the 128-register cap still spill 28-76
+/// 127x3001x1531 0.2-5.5% faster with them); the 8x8 tiles at the 128-register cap still spill 28-76
 /// bytes there (docs/results/sm90_ptxas_registers_sliced_scalar.csv).
 struct SlicedTile {
   TileShape tile;
