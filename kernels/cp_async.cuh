@@ -22,6 +22,17 @@ __device__ __forceinline__ void cp_async_4(void* dst, const void* src, int src_b
                "r"(src_bytes));
 }
 
+/// Copies `src_bytes` of one V-float vector (V = 4: one 16-byte copy, V = 1: one float).
+template <int V>
+__device__ __forceinline__ void cp_async_vec(void* dst, const void* src, int src_bytes) {
+  static_assert(V == 1 || V == 4, "vectors are 1 or 4 floats");
+  if constexpr (V == 4) {
+    cp_async_16(dst, src, src_bytes);
+  } else {
+    cp_async_4(dst, src, src_bytes);
+  }
+}
+
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 
 template <int N>

@@ -63,11 +63,7 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
     // The fallback address is never read (src size 0) but must still be a valid global address.
     const float* src = valid > 0 ? elem : g;
     float* dst = s + row * kRowStride + col;
-    if constexpr (V == 4) {
-      cp_async_16(dst, src, valid * 4);
-    } else {
-      cp_async_4(dst, src, valid * 4);
-    }
+    cp_async_vec<V>(dst, src, valid * 4);
   }
 }
 
@@ -116,11 +112,7 @@ class OperandLoader {
       if (interior_ && k0 + BK <= k_end_) {
 #pragma unroll
         for (int it = 0; it < kIters; ++it) {
-          if constexpr (V == 4) {
-            cp_async_16(dst + it * kRowStep * kRowStride, src, 16);
-          } else {
-            cp_async_4(dst + it * kRowStep * kRowStride, src, 4);
-          }
+          cp_async_vec<V>(dst + it * kRowStep * kRowStride, src, 4 * V);
           src += row_step_;
         }
         return;
@@ -137,11 +129,7 @@ class OperandLoader {
       for (int it = 0; it < kIters; ++it) {
         const int n = it < live ? bytes : 0;
         const float* from = n > 0 ? src : g_;  // a 0-byte copy reads nothing but needs a valid address
-        if constexpr (V == 4) {
-          cp_async_16(dst + it * kRowStep * kRowStride, from, n);
-        } else {
-          cp_async_4(dst + it * kRowStep * kRowStride, from, n);
-        }
+        cp_async_vec<V>(dst + it * kRowStep * kRowStride, from, n);
         src += row_step_;
       }
     } else if (x0_ + X <= x_end_ && k0 + BK <= k_end_) {
