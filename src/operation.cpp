@@ -79,9 +79,14 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
   if (plan.b && problem.m < kRepackMinOtherExtent)
     return "repacking B for layout " + layout_code(c.op_a, c.op_b) + " is offered for m >= " +
            std::to_string(kRepackMinOtherExtent) + "; the problem has m = " + std::to_string(problem.m);
-  // The repacked copies are aligned; an operand read in place keeps its own alignment.
-  const bool aligned = (plan.a || vector_aligned(problem.a, problem.lda)) && (plan.b || vector_aligned(problem.b, problem.ldb));
-  if (c.align == 4 && !aligned) return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
+  // The repacked copies are aligned; an operand read in place keeps its own alignment. GEMV instances
+  // read B (at most 4 columns) with scalar loads, so only A's alignment binds them: row-major M = 1
+  // in `nt`/`tt` has ldb = 1 and would otherwise run scalar GEMV loads over an aligned A.
+  const bool a_aligned = plan.a || vector_aligned(problem.a, problem.lda);
+  const bool b_aligned = plan.b || vector_aligned(problem.b, problem.ldb);
+  if (c.align == 4 && c.is_gemv() && !a_aligned) return "needs 16-byte aligned A with lda a multiple of 4";
+  if (c.align == 4 && !c.is_gemv() && !(a_aligned && b_aligned))
+    return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
   if (c.is_gemv() && problem.n > c.bn)
     return "GEMV instance handles n <= " + std::to_string(c.bn) + ", the problem has n = " + std::to_string(problem.n);
   if (device.cc_major < 8) return "needs sm_80 or newer (cp.async)";

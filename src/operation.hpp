@@ -28,7 +28,8 @@ struct GemmProblem {
 };
 
 /// 4 when A and B allow 16-byte vector loads (16-byte aligned bases, lda and ldb multiples of 4),
-/// else 1. The alignment class is part of the tuning key.
+/// else 1. The alignment class is part of the tuning key. (GEMV instances need only A aligned, so an
+/// align4 GEMV may serve a scalar-class problem: see cannot_implement.)
 int alignment_class(const GemmProblem& p);
 
 /// Operand repacking: a K-major operand (op(A) with op_a T, op(B) with op_b N) copied, transposed,

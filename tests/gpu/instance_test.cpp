@@ -63,9 +63,9 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
 
   // Leading dimension above the minimum: a multiple of 4 for align4 instances (their contract),
   // not a multiple of 4 for scalar ones.
-  int pad_ld(int rows) const {
+  int pad_ld(int rows, bool scalar) const {
     const int base = std::max(rows, 1);
-    if (kernel().config.align == 4) return (base + 3) / 4 * 4 + 4;
+    if (!scalar) return (base + 3) / 4 * 4 + 4;
     int ld = base + 1;
     if (ld % 4 == 0) ++ld;
     return ld;
@@ -76,13 +76,17 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     SCOPED_TRACE(::testing::Message() << kernel().name << " m=" << cs.m << " n=" << cs.n << " k=" << cs.k
                                       << " alpha=" << cs.alpha << " beta=" << cs.beta << " splits=" << cs.split.splits
                                       << " mode=" << split_mode_name(cs.split.mode));
-    const int lda = pad_ld(cfg.op_a == Op::N ? cs.m : cs.k);
-    const int ldb = pad_ld(cfg.op_b == Op::N ? cs.k : cs.n);
-    const int ldc = pad_ld(cs.m);
+    // GEMV instances read B with scalar loads whatever their class (operation.cpp, cannot_implement):
+    // their B gets the scalar class's odd ld and unaligned base in every instance.
+    const bool b_scalar = cfg.align == 1 || cfg.is_gemv();
+    const int lda = pad_ld(cfg.op_a == Op::N ? cs.m : cs.k, cfg.align == 1);
+    const int ldb = pad_ld(cfg.op_b == Op::N ? cs.k : cs.n, b_scalar);
+    const int ldc = pad_ld(cs.m, cfg.align == 1);
     // Scalar-class instances get bases one float past 16-byte alignment.
     const int shift = cfg.align == 1 ? 1 : 0;
+    const int b_shift = b_scalar ? 1 : 0;
     const size_t a_elems = size_t(lda) * (cfg.op_a == Op::N ? cs.k : cs.m) + shift;
-    const size_t b_elems = size_t(ldb) * (cfg.op_b == Op::N ? cs.n : cs.k) + shift;
+    const size_t b_elems = size_t(ldb) * (cfg.op_b == Op::N ? cs.n : cs.k) + b_shift;
     const size_t c_elems = size_t(ldc) * cs.n;
     GemmBuffers buffers(a_elems, b_elems, c_elems);
     const auto& [a, b, c, c0] = buffers;
@@ -99,9 +103,10 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
 
     GemmProblem p;
     p.op_a = cfg.op_a, p.op_b = cfg.op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
-    p.a = a.get() + shift, p.lda = lda, p.b = b.get() + shift, p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
+    p.a = a.get() + shift, p.lda = lda, p.b = b.get() + b_shift, p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
     p.alpha = cs.alpha, p.beta = cs.beta;
-    ASSERT_EQ(alignment_class(p), cfg.align == 4 ? 4 : 1);
+    ASSERT_EQ(alignment_class(p), cfg.align == 4 && !b_scalar ? 4 : 1);
+    ASSERT_EQ(cannot_implement(kernel(), p, query_device_limits(0)), "");
     ASSERT_CUDA(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, p.a, lda, p.b, ldb, p.beta, c0.get(), ldc,
                                    ref.get(), nullptr));
 

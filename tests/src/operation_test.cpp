@@ -136,6 +136,22 @@ TEST(Repack, CopiesAreAlignedSoTheyLiftTheAlignmentClass) {
   EXPECT_TRUE(can_implement(instance(with_layout(Op::N, Op::T, 1)), nn, h100(), RepackPolicy::kAllowed));
 }
 
+TEST(Alignment, GemvInstancesNeedOnlyAAligned) {
+  // Row-major 1 x 3072 x 3072 in `nt`: B is stored 1 x 3072 with ldb = 1, so the problem is in the
+  // scalar class; the GEMV reads B with scalar loads, so its align4 instances still qualify.
+  GemmProblem nt = problem(Op::N, Op::T, 3072, 1, 3072);
+  ASSERT_EQ(alignment_class(nt), 1);
+  const KernelInstance gemv4 = instance(gemv_config(16, 8, Op::N, Op::T, 4));
+  EXPECT_TRUE(can_implement(gemv4, nt, h100()));
+  // GEMM instances copy B with 16-byte vectors: both operands must be aligned.
+  EXPECT_EQ(cannot_implement(instance(with_layout(Op::N, Op::T, 4)), nt, h100()),
+            "needs 16-byte aligned A and B with lda, ldb multiples of 4");
+  // A misaligned: only the scalar GEMV.
+  nt.lda = 3073;
+  EXPECT_EQ(cannot_implement(gemv4, nt, h100()), "needs 16-byte aligned A with lda a multiple of 4");
+  EXPECT_TRUE(can_implement(instance(gemv_config(16, 8, Op::N, Op::T, 1)), nt, h100()));
+}
+
 TEST(Repack, WorkspaceHoldsBothCopiesAtAlignedOffsets) {
   const GemmProblem tn = problem(Op::T, Op::N, 2049, 2051, 37);
   const KernelInstance nt = instance(with_layout(Op::N, Op::T));
