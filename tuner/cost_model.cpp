@@ -62,7 +62,7 @@ namespace {
 
 /// GEMV instances stream A once; their speed is the DRAM rate, or less when too few bytes are in
 /// flight to cover the memory latency (Little's law: rate = bytes in flight / latency), or when an
-/// M-major block reads runs shorter than 64 bytes per column.
+/// M-major block reads runs shorter than 128 bytes per column.
 double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
                         const DeviceModel& device) {
   // Loaded DRAM latency: unsplit 1x3072x3072 on the H100 ran 24.1 / 27.6 / 48.1 us with 96 / 48 / 24
@@ -70,6 +70,7 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   // what ~1.1 us gives.
   constexpr double kLatencyUs = 1.1;
   const int splits = split.mode == SplitKMode::kNone ? 1 : split_geometry(c, k, split.splits).splits;
+  const bool k_major = a_is_k_major(c.op_a);
   const long blocks = (m + c.bm - 1) / c.bm * static_cast<long>(splits);
   const long resident = std::min<long>(blocks, static_cast<long>(std::max(1, blocks_per_sm)) * device.sm_count);
   // Vector loads in flight per thread: `stages` per step, times the rows a lane reads (K-major).
@@ -77,14 +78,25 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   // (64 KB issued) on 64 SMs ran 2x4096x4096 `tn` in 57.8 us where 512 blocks of 32 KB took 31.2
   // (H100, untuned benches docs/results/h100_bench_gemv_untuned_{8c95cc1,6c54ac3}.json).
   constexpr double kMaxInFlightPerSm = 32.0 * 1024;
-  const double loads = c.stages * (a_is_k_major(c.op_a) ? c.bm / 8.0 : 1.0);
+  const double loads = c.stages * (k_major ? c.bm / 8.0 : 1.0);
   const double per_block = c.threads() * loads * 16.0;
   const long busy_sms = std::min<long>(blocks, device.sm_count);
   const double per_sm = std::min(kMaxInFlightPerSm, per_block * static_cast<double>(resident) / busy_sms);
   const double in_flight = per_sm * static_cast<double>(busy_sms);
-  // 8-row M-major blocks read 32-byte runs: 23.4 vs 20.9 us (1x3072x3072) and 107 vs 78 us
-  // (1x4096x11008) against 16-row blocks on the H100, same file.
-  const double run_efficiency = !a_is_k_major(c.op_a) && 4 * c.bm < 64 ? 0.8 : 1.0;
+  // An M-major block reads bm x 4 bytes of each column. 8-row blocks (32-byte runs) run slower from
+  // the start, and runs under 128 bytes lose more as A outgrows 64 MiB, splits or not. Against the
+  // best candidate of the same problem on the H100 (docs/perf_notes.md, change 44): 16-row blocks
+  // 1.00 at 36 and 64 MiB of A (1x3072x3072, 1x2048x8192), 1.14 at 172 MiB (1x4096x11008 and
+  // 1x11008x4096 alike), 1.20 at 224, 1.35 at 256, 1.46 at 896 MiB (1x8192x28672); 8-row blocks
+  // 1.24 at 36 MiB, 1.86 at 172. So the loss follows log2(A / 64 MiB).
+  double run_efficiency = 1.0;
+  if (!k_major) {
+    const double run_bytes = 4.0 * c.bm;
+    const double per_doubling = run_bytes < 64 ? 0.33 : run_bytes < 128 ? 0.11 : 0.0;
+    const double a_bytes = 4.0 * static_cast<double>(m) * k;
+    const double doublings = std::max(0.0, std::log2(a_bytes / (64.0 * 1024 * 1024)));
+    run_efficiency = (run_bytes < 64 ? 0.8 : 1.0) / (1.0 + per_doubling * doublings);
+  }
   const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLatencyUs);
   const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
   // Scalar instances issue 4 loads where align4 issues one. An M-major block's scalar loads read
@@ -92,7 +104,6 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   // align1 32.5 us vs `nn` align4 20.8 us untuned), with 64 rows and more next to nothing
   // (1x4096x11008 `nt` align1 72.7 us, `nn` align4 71.4; experiment 13's data); the K-major
   // mapping's scalar loads cost nothing measurable (`tt` align1 19.4 vs `tn` align4 20.3 us).
-  const bool k_major = a_is_k_major(c.op_a);
   double issue = c.align == 4 ? 1.0 : (k_major || c.bm >= 64 ? 1.05 : 1.5);
   // K-major lanes each load 4 k of every column of B per step, shared by the warp's bm / 8 rows;
   // with n > 1 those scalar loads span many L1 lines (op(B) = B^T strides by ldb): measured 30.5 vs
