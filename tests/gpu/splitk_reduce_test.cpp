@@ -1,0 +1,85 @@
+// The split-k reduction on its own: C = alpha * (the splits' partials added in split order) + beta * C,
+// bit for bit against the same float additions on the host, for outputs below and above one round
+// of resident threads (launch_splitk_reduce's two kernels), with C's padding rows left untouched.
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "gpu_test.hpp"
+#include "splitk_reduce.hpp"
+
+namespace autogemm::testing {
+namespace {
+
+struct ReduceCase {
+  int m, n, splits;
+  float alpha, beta;
+};
+
+class SplitkReduceTest : public GpuTest {
+ protected:
+  void check(const ReduceCase& cs, uint32_t seed) {
+    SCOPED_TRACE(::testing::Message() << "m=" << cs.m << " n=" << cs.n << " splits=" << cs.splits
+                                      << " beta=" << cs.beta);
+    const int64_t total = int64_t{cs.m} * cs.n, ldc = cs.m + 3;
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> partials(size_t(total) * cs.splits), c(size_t(ldc) * cs.n);
+    for (float& v : partials) v = uniform(rng);
+    // beta = 0 must not read C: NaN there would show in the result. Padding rows: NaN either way.
+    for (int64_t j = 0; j < cs.n; ++j)
+      for (int64_t i = 0; i < ldc; ++i) c[j * ldc + i] = i < cs.m && cs.beta != 0.0f ? uniform(rng) : std::nanf("");
+
+    DeviceBuffer<float> d_partials(partials.size()), d_c(c.size());
+    ASSERT_CUDA(cudaMemcpy(d_partials.get(), partials.data(), partials.size() * sizeof(float), cudaMemcpyHostToDevice));
+    ASSERT_CUDA(cudaMemcpy(d_c.get(), c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice));
+    ASSERT_CUDA(launch_splitk_reduce(d_partials.get(), cs.splits, cs.m, cs.n, cs.alpha, cs.beta, d_c.get(), ldc, nullptr));
+    std::vector<float> out(c.size());
+    ASSERT_CUDA(cudaMemcpy(out.data(), d_c.get(), out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+
+    int64_t wrong = 0, padding_written = 0;
+    for (int64_t j = 0; j < cs.n; ++j) {
+      for (int64_t i = 0; i < cs.m; ++i) {
+        float sum = 0.0f;
+        for (int s = 0; s < cs.splits; ++s) sum += partials[size_t(s * total + j * cs.m + i)];
+        const float got = out[j * ldc + i];
+        if (cs.beta == 0.0f) {
+          wrong += got != cs.alpha * sum;  // the same float operations: the same bits
+        } else {
+          // alpha * sum + beta * C may be contracted into an FMA on the device.
+          const float want = cs.alpha * sum + cs.beta * c[j * ldc + i];
+          wrong += !(std::fabs(got - want) <= 1e-6f * (std::fabs(want) + 1.0f));
+        }
+      }
+      for (int64_t i = cs.m; i < ldc; ++i) padding_written += !std::isnan(out[j * ldc + i]);
+    }
+    EXPECT_EQ(wrong, 0) << "of " << total << " outputs";
+    EXPECT_EQ(padding_written, 0) << "elements of C's padding rows were written";
+  }
+};
+
+TEST_F(SplitkReduceTest, SumsSplitsInOrderBelowAndAboveOneRoundOfThreads) {
+  int device = 0, sms = 0, threads_per_sm = 0;
+  ASSERT_CUDA(cudaGetDevice(&device));
+  ASSERT_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  ASSERT_CUDA(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+  const int64_t round = int64_t{sms} * threads_per_sm;  // outputs one round of resident threads covers
+  const int wide = static_cast<int>(round * 2 / 1001) + 3;      // a bit over two rounds: pairs, then singles
+  const int middle = static_cast<int>(round * 3 / 2 / 997) + 1;  // one and a half rounds
+  const std::vector<ReduceCase> cases = {
+      {133, 71, 64, 1.0f, 0.0f},        // small output, many splits: one element per thread
+      {133, 71, 3, 0.5f, -0.75f},       // beta reads C
+      {1001, wide, 4, 1.0f, 0.0f},      // above the resident threads: two elements per thread
+      {997, middle, 3, -1.5f, 0.0f},    // odd m, a partial second element
+      {997, middle, 5, 1.0f, 0.25f},
+  };
+  uint32_t seed = 7;
+  for (const ReduceCase& cs : cases) {
+    check(cs, ++seed);
+    if (HasFatalFailure()) return;
+  }
+}
+
+}  // namespace
+}  // namespace autogemm::testing
