@@ -1,7 +1,6 @@
 // The split-k reduction of the two-kernel design (background lab: partial sums, then a reduction
 // kernel) and the BLAS scale path. Both are bandwidth-bound: one thread per element along M,
-// coalesced, grid-stride over the rest; outputs larger than one round of resident blocks take two
-// elements per thread instead (splitk_reduce_pairs_kernel).
+// coalesced, grid-stride over the rest.
 #include "splitk_reduce.hpp"
 
 #include <algorithm>
@@ -26,34 +25,6 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
     for (int s = 0; s < splits; ++s) sum += partials[s * total + idx];
     const int64_t i = idx % m, j = idx / m;
     store_scaled(c + j * ldc + i, sum, alpha, beta);
-  }
-}
-
-// The same sums for outputs larger than the device's resident threads: the grid is capped at the
-// resident blocks and a thread takes elements idx and idx + stride together, both elements' split
-// loads in flight before either sum, so the reduction runs in one round of blocks instead of a full
-// round and a partial one (128x3072 outputs: 1536 blocks of 256 against 1056 resident on the H100).
-// Measured 0.2-0.8% faster there, and 2-3.5% slower than splitk_reduce_kernel on small outputs of
-// 32-64 splits, which therefore keep it (docs/perf_notes.md, change 47).
-__global__ void splitk_reduce_pairs_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
-                                           float beta, float* __restrict__ c, int64_t ldc) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");  // as in splitk_reduce_kernel
-#endif
-  const int64_t total = static_cast<int64_t>(m) * n;
-  const int64_t stride = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total; idx += 2 * stride) {
-    const int64_t idx2 = idx + stride;
-    const bool second = idx2 < total;
-    float sum = 0.0f, sum2 = 0.0f;
-    for (int s = 0; s < splits; ++s) {
-      const float v = partials[s * total + idx];
-      const float v2 = second ? partials[s * total + idx2] : 0.0f;
-      sum += v;
-      sum2 += v2;
-    }
-    store_scaled(c + (idx / m) * ldc + idx % m, sum, alpha, beta);
-    if (second) store_scaled(c + (idx2 / m) * ldc + idx2 % m, sum2, alpha, beta);
   }
 }
 
@@ -94,15 +65,6 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   attribute.val.programmaticStreamSerializationAllowed = 1;
   config.attrs = &attribute;
   config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
-  // AUTOGEMM_REDUCE_PAIRS=0 keeps one element per thread everywhere (a diagnostic, change 47).
-  static const bool pairs_allowed = launch_feature_enabled("AUTOGEMM_REDUCE_PAIRS");
-  const auto resident_blocks = static_cast<unsigned>(
-      current_device_attribute<cudaDevAttrMultiProcessorCount>() *
-      (current_device_attribute<cudaDevAttrMaxThreadsPerMultiProcessor>() / static_cast<int>(config.blockDim.x)));
-  if (pairs_allowed && resident_blocks > 0 && config.gridDim.x > resident_blocks) {
-    config.gridDim.x = resident_blocks;
-    return cudaLaunchKernelEx(&config, splitk_reduce_pairs_kernel, partials, splits, m, n, alpha, beta, c, ldc);
-  }
   return cudaLaunchKernelEx(&config, splitk_reduce_kernel, partials, splits, m, n, alpha, beta, c, ldc);
 }
 

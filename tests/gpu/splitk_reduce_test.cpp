@@ -1,6 +1,7 @@
 // The split-k reduction on its own: C = alpha * (the splits' partials added in split order) + beta * C,
-// bit for bit against the same float additions on the host, for outputs below and above one round
-// of resident threads (launch_splitk_reduce's two kernels), with C's padding rows left untouched.
+// bit for bit against the same float additions on the host (the order every split-k result's bits
+// depend on), for small outputs of many splits and outputs larger than the device's resident threads,
+// with C's padding rows left untouched.
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -59,19 +60,20 @@ class SplitkReduceTest : public GpuTest {
   }
 };
 
-TEST_F(SplitkReduceTest, SumsSplitsInOrderBelowAndAboveOneRoundOfThreads) {
+TEST_F(SplitkReduceTest, SumsSplitsInOrderAndLeavesPaddingAlone) {
   int device = 0, sms = 0, threads_per_sm = 0;
   ASSERT_CUDA(cudaGetDevice(&device));
   ASSERT_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
   ASSERT_CUDA(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  const int64_t round = int64_t{sms} * threads_per_sm;  // outputs one round of resident threads covers
-  const int wide = static_cast<int>(round * 2 / 1001) + 3;      // a bit over two rounds: pairs, then singles
-  const int middle = static_cast<int>(round * 3 / 2 / 997) + 1;  // one and a half rounds
+  // Outputs of one thread each that the device cannot hold at once: blocks in more than one round.
+  const int64_t round = int64_t{sms} * threads_per_sm;
+  const int wide = static_cast<int>(round * 2 / 1001) + 3;       // a bit over two rounds
+  const int middle = static_cast<int>(round * 3 / 2 / 997) + 1;  // one and a half
   const std::vector<ReduceCase> cases = {
-      {133, 71, 64, 1.0f, 0.0f},        // small output, many splits: one element per thread
-      {133, 71, 3, 0.5f, -0.75f},       // beta reads C
-      {1001, wide, 4, 1.0f, 0.0f},      // above the resident threads: two elements per thread
-      {997, middle, 3, -1.5f, 0.0f},    // odd m, a partial second element
+      {133, 71, 64, 1.0f, 0.0f},      // small output, many splits
+      {133, 71, 3, 0.5f, -0.75f},     // beta reads C
+      {1001, wide, 4, 1.0f, 0.0f},    // more outputs than resident threads
+      {997, middle, 3, -1.5f, 0.0f},  // odd m, a partial last block
       {997, middle, 5, 1.0f, 0.25f},
   };
   uint32_t seed = 7;
