@@ -44,6 +44,8 @@ double median(std::vector<double> values) {
   return m;
 }
 
+bool unsteady(const TimingResult& t, double tolerance) { return t.max_us - t.min_us > tolerance * t.median_us; }
+
 TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,
                          const TimingOptions& options) {
   for (int i = 0; i < options.warmup; ++i) {

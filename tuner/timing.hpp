@@ -57,4 +57,10 @@ TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaSt
 
 double median(std::vector<double> values);
 
+/// Whether a measurement's repetitions disagree by more than `tolerance` of its median (slowest minus
+/// fastest): a transient on the GPU, not the kernel. A 5-repetition quick pass on the H100 once put
+/// a candidate at 54.2 us (51.4 to 77.9) that ran 46.4 us fully timed, and so left the best
+/// candidate of a problem out of the full timing (docs/perf_notes.md, change 48).
+bool unsteady(const TimingResult& t, double tolerance = 0.2);
+
 }  // namespace autogemm
