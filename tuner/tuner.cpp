@@ -162,7 +162,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
     c.time = time_on_gpu(run_it, stream_, *flusher_, options_.exhaustive ? options_.timing : quick);
     if (!options_.exhaustive && unsteady(c.time)) {
       // A few quick repetitions rank a candidate for the full timing: one slowed by a transient
-      // could miss it. Timed again once (about 1 quick measurement in 140 on the H100).
+      // could miss it. Timed again once (1 quick measurement in 140 to 440 on the H100 units seen).
       logger().debug("{}: quick timing unsteady ({:.1f} to {:.1f} us, median {:.1f}); timing it again",
                      candidate_label(*s.kernel, s.split), c.time.min_us, c.time.max_us, c.time.median_us);
       c.time = time_on_gpu(run_it, stream_, *flusher_, quick);
