@@ -1,5 +1,6 @@
 // Shared pieces of the GPU tests: the skip-without-GPU fixture, a device buffer that owns memory, the
-// operands of one test GEMM, and a CUDA-graph capture-and-replay of library calls.
+// operands of one test GEMM, a CUDA-graph capture-and-replay of library calls, and the current
+// device's limits.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 
 #include "check.hpp"
+#include "operation.hpp"
 
 namespace autogemm::testing {
 
@@ -71,6 +73,14 @@ cudaError_t run_captured(cudaStream_t stream, Enqueue&& enqueue) {
   if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
   if (exec != nullptr) cudaGraphExecDestroy(exec);
   if (graph != nullptr) cudaGraphDestroy(graph);
+  return e;
+}
+
+/// The limits the library reads for the current device (what cannot_implement is asked against).
+inline cudaError_t current_device_limits(DeviceLimits& limits) {
+  int device = 0;
+  const cudaError_t e = cudaGetDevice(&device);
+  if (e == cudaSuccess) limits = query_device_limits(device);
   return e;
 }
 

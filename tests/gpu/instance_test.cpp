@@ -106,9 +106,8 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     p.a = a.get() + shift, p.lda = lda, p.b = b.get() + b_shift, p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
     p.alpha = cs.alpha, p.beta = cs.beta;
     ASSERT_EQ(alignment_class(p), cfg.align == 4 && !b_scalar ? 4 : 1);
-    DeviceLimits limits{};
-    ASSERT_CUDA(cudaGetDevice(&limits.device));
-    limits = query_device_limits(limits.device);
+    DeviceLimits limits;
+    ASSERT_CUDA(current_device_limits(limits));
     ASSERT_EQ(cannot_implement(kernel(), p, limits), "");
     ASSERT_CUDA(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, p.a, lda, p.b, ldb, p.beta, c0.get(), ldc,
                                    ref.get(), nullptr));

@@ -54,9 +54,8 @@ class RepackTest : public GpuTest {
     p.a = a.get() + cs.shift, p.lda = lda, p.b = b.get() + cs.shift, p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
     p.alpha = cs.alpha, p.beta = cs.beta;
     ASSERT_STREQ(repacked_operands(repack_plan(kernel->config, p)), cs.repacked);
-    DeviceLimits limits{};
-    ASSERT_CUDA(cudaGetDevice(&limits.device));
-    limits = query_device_limits(limits.device);
+    DeviceLimits limits;
+    ASSERT_CUDA(current_device_limits(limits));
     ASSERT_EQ(cannot_implement(*kernel, p, limits, RepackPolicy::kAllowed), "");
     ASSERT_CUDA(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, p.a, lda, p.b, ldb, p.beta, c0.get(), ldc,
                                    ref.get(), nullptr));
