@@ -13,6 +13,11 @@ enum class SplitKMode : int {
   kSerial = 2,    // splits of a tile take turns on C, ordered by a per-tile semaphore, in one kernel
 };
 
+/// Leading dimension of the parallel split-k partials (splits x n columns of this many floats): m
+/// rounded up to 4, so every column starts 16-byte aligned and the GEMM epilogue can store float4s
+/// (docs/perf_notes.md, change 53). The GEMM, the reduction kernel and the workspace size use it.
+__host__ __device__ constexpr int64_t partial_ld(int m) { return (static_cast<int64_t>(m) + 3) / 4 * 4; }
+
 struct GemmParams {
   int m = 0, n = 0, k = 0;
   const float* a = nullptr;
@@ -23,7 +28,7 @@ struct GemmParams {
   int splits = 1;           // blocks along K per output tile (gridDim.z)
   int k_per_split = 0;      // K elements per split, a multiple of BK
   SplitKMode mode = SplitKMode::kNone;
-  float* partials = nullptr;   // kParallel: splits x (m x n, leading dimension m)
+  float* partials = nullptr;   // kParallel: splits x (m x n, leading dimension partial_ld(m))
   int* semaphores = nullptr;   // kSerial: one counter per output tile, zero between launches
   // Read by the launch, not the kernel: an operand every element of which one block reads (A when
   // one tile column covers n), given L2 streaming priority by the launch's access policy window, so
@@ -37,6 +42,20 @@ struct GemmParams {
 /// so NaN or garbage in an output the caller asked to overwrite cannot leak into the result.
 __device__ __forceinline__ void store_scaled(float* out, float sum, float alpha, float beta) {
   *out = beta == 0.0f ? alpha * sum : alpha * sum + beta * *out;
+}
+
+/// store_scaled for 4 adjacent outputs at a 16-byte aligned address: one 16-byte store (and, for
+/// beta != 0, one 16-byte load) in place of four, each element by the rule above.
+__device__ __forceinline__ void store_scaled4(float* out, float4 sum, float alpha, float beta) {
+  float4 v;
+  if (beta == 0.0f) {
+    v = make_float4(alpha * sum.x, alpha * sum.y, alpha * sum.z, alpha * sum.w);
+  } else {
+    const float4 c = *reinterpret_cast<const float4*>(out);
+    v = make_float4(alpha * sum.x + beta * c.x, alpha * sum.y + beta * c.y, alpha * sum.z + beta * c.z,
+                    alpha * sum.w + beta * c.w);
+  }
+  *reinterpret_cast<float4*>(out) = v;
 }
 #endif
 

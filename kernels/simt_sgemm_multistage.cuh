@@ -338,8 +338,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   }
   const bool accumulate_into_c = p.mode == SplitKMode::kSerial && split > 0;
   float* partial = p.mode == SplitKMode::kParallel
-                       ? p.partials + static_cast<int64_t>(split) * p.m * p.n
+                       ? p.partials + split * partial_ld(p.m) * p.n
                        : nullptr;
+  constexpr bool kRowRuns = !kAK;  // rows of acc in runs of 4 adjacent rows of C (TM % 4 == 0 always)
+  float* const out = partial != nullptr ? partial : p.c;
+  const int64_t ld = partial != nullptr ? partial_ld(p.m) : p.ldc;
+  const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
   if (writer && accumulate_into_c) {
     // Serial split-k after the first split: a column's previous values are loaded (through L2 with
     // .cg: that split wrote them) and folded into acc before any of them is stored, so a column costs
@@ -362,6 +366,26 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         if (m_idx < p.m) c_col[m_idx] = acc[i][j];
       }
     }
+  } else if (writer && kRowRuns && vec_ok && m0 + BM <= p.m) {
+    // An X-major A gives each thread runs of 4 adjacent rows (frag_x), while the lanes of a warp sit
+    // 4 rows apart: four scalar stores would each write a quarter of the words of every 32-byte
+    // sector the warp touches. Where the destination's columns are 16-byte aligned and the tile's
+    // rows lie inside m (the common case), each run is one float4 store, straight-line code.
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const int n_idx = col_of(j);
+      if (n_idx >= p.n) continue;  // tile quantization: the last tile column may overhang N
+      float* const col = out + static_cast<int64_t>(n_idx) * ld;
+#pragma unroll
+      for (int r = 0; r < TM; r += 4) {
+        const float4 sum = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
+        if (partial != nullptr) {
+          *reinterpret_cast<float4*>(col + row_of(r)) = sum;
+        } else {
+          store_scaled4(col + row_of(r), sum, p.alpha, p.beta);
+        }
+      }
+    }
   } else if (writer) {
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
@@ -372,7 +396,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         const int m_idx = row_of(i);
         if (m_idx >= p.m) continue;
         if (partial != nullptr) {
-          partial[static_cast<int64_t>(n_idx) * p.m + m_idx] = acc[i][j];
+          partial[n_idx * ld + m_idx] = acc[i][j];
           continue;
         }
         store_scaled(p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx, acc[i][j], p.alpha, p.beta);

@@ -19,11 +19,13 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
   const int64_t total = static_cast<int64_t>(m) * n;
+  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    float sum = 0.0f;
-    for (int s = 0; s < splits; ++s) sum += partials[s * total + idx];
     const int64_t i = idx % m, j = idx / m;
+    const float* column = partials + j * ldp + i;
+    float sum = 0.0f;
+    for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
     store_scaled(c + j * ldc + i, sum, alpha, beta);
   }
 }

@@ -113,7 +113,7 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
   WorkspaceNeeds needs;
   needs.repack_bytes = repack_layout(problem, repack_plan(kernel.config, problem)).bytes;
   if (g.splits > 1 && split.mode == SplitKMode::kParallel)
-    needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * problem.m * problem.n;
+    needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * partial_ld(problem.m) * problem.n;
   // Serial split-k: one counter per output tile; GEMV split-k: one per row block.
   if (g.splits > 1 && (split.mode == SplitKMode::kSerial || kernel.config.is_gemv()))
     needs.semaphore_count = static_cast<size_t>((problem.m + kernel.config.bm - 1) / kernel.config.bm) *

@@ -148,6 +148,8 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
       // Whole interior tiles of every tile shape up to 192 (the unpredicated copies), edges beside them.
       {389, 397, 72, 1.0f, 0.25f, none},
       {133, 71, 777, 0.5f, 0.5f, {3, SplitKMode::kSerial}}, {133, 71, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},
+      // m a multiple of 4: the partials' columns are 16-byte aligned (float4 stores of X-major A tiles).
+      {132, 71, 777, 1.0f, 0.0f, {4, SplitKMode::kParallel}},
   };
   // GEMV instances take n <= kGemvMaxN: every width, M not a multiple of 4 or of the block, K below
   // one step, with a partial last step, and long enough for the unrolled loop; split K with the

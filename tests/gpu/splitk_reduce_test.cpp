@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gpu_test.hpp"
+#include "gemm_params.hpp"
 #include "splitk_reduce.hpp"
 
 namespace autogemm::testing {
@@ -23,11 +24,13 @@ class SplitkReduceTest : public GpuTest {
   void check(const ReduceCase& cs, uint32_t seed) {
     SCOPED_TRACE(::testing::Message() << "m=" << cs.m << " n=" << cs.n << " splits=" << cs.splits
                                       << " beta=" << cs.beta);
-    const int64_t total = int64_t{cs.m} * cs.n, ldc = cs.m + 3;
+    // Partials are column-major with leading dimension partial_ld(m): m rounded up to 4, the rows
+    // past m never read (NaN here, so a read would show).
+    const int64_t total = int64_t{cs.m} * cs.n, ldc = cs.m + 3, ldp = partial_ld(cs.m);
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-    std::vector<float> partials(size_t(total) * cs.splits), c(size_t(ldc) * cs.n);
-    for (float& v : partials) v = uniform(rng);
+    std::vector<float> partials(size_t(ldp * cs.n) * cs.splits), c(size_t(ldc) * cs.n);
+    for (size_t e = 0; e < partials.size(); ++e) partials[e] = int64_t(e) % ldp < cs.m ? uniform(rng) : std::nanf("");
     // beta = 0 must not read C: NaN there would show in the result. Padding rows: NaN either way.
     for (int64_t j = 0; j < cs.n; ++j)
       for (int64_t i = 0; i < ldc; ++i) c[j * ldc + i] = i < cs.m && cs.beta != 0.0f ? uniform(rng) : std::nanf("");
@@ -43,7 +46,7 @@ class SplitkReduceTest : public GpuTest {
     for (int64_t j = 0; j < cs.n; ++j) {
       for (int64_t i = 0; i < cs.m; ++i) {
         float sum = 0.0f;
-        for (int s = 0; s < cs.splits; ++s) sum += partials[size_t(s * total + j * cs.m + i)];
+        for (int s = 0; s < cs.splits; ++s) sum += partials[size_t((s * cs.n + j) * ldp + i)];
         const float got = out[j * ldc + i];
         if (cs.beta == 0.0f) {
           wrong += got != cs.alpha * sum;  // the same float operations: the same bits
@@ -71,6 +74,7 @@ TEST_F(SplitkReduceTest, SumsSplitsInOrderAndLeavesPaddingAlone) {
   const int middle = static_cast<int>(round * 3 / 2 / 997) + 1;  // one and a half
   const std::vector<ReduceCase> cases = {
       {133, 71, 64, 1.0f, 0.0f},      // small output, many splits
+      {128, 33, 4, 1.0f, 0.0f},       // m a multiple of 4: no padding rows in the partials
       {133, 71, 3, 0.5f, -0.75f},     // beta reads C
       {1001, wide, 4, 1.0f, 0.0f},    // more outputs than resident threads
       {997, middle, 3, -1.5f, 0.0f},  // odd m, a partial last block
