@@ -108,15 +108,18 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const Scored& a, const Scored& b) { return a.estimate < b.estimate; });
 
-  // 3. Cost-model pruning. The model orders candidates well within an instance (which split-k) but
-  // less well across instances, so the pool keeps, for every instance, its unsplit candidate and
-  // its `per_instance` best-estimated splits, then the overall ranking up to quick_pool.
+  // 3. Cost-model pruning. The model orders candidates well within an instance and split-k mode
+  // (how many splits) but less well across instances, and it prices serial split-k against parallel
+  // unreliably (127x3001x1531: an instance's 3 best estimates were all serial, 83-101 us, while its
+  // 8 parallel splits ran 42.7, the problem's best; perf_notes.md, change 54). So the pool keeps,
+  // for every instance, its unsplit candidate and its `per_instance` best-estimated splits of each
+  // mode, then the overall ranking up to quick_pool.
   std::vector<std::pair<Scored, size_t>> held_back;  // pruned by the model, with their rank
   if (!options_.exhaustive) {
-    std::map<const KernelInstance*, int> kept_of_instance;
+    std::map<std::pair<const KernelInstance*, SplitKMode>, int> kept_of_instance;
     std::vector<Scored> kept;
     for (size_t r = 0; r < ranked.size(); ++r) {
-      int& n = kept_of_instance[ranked[r].kernel];
+      int& n = kept_of_instance[{ranked[r].kernel, ranked[r].split.mode}];
       const bool keep = n < options_.per_instance || ranked[r].split.mode == SplitKMode::kNone ||
                         r < static_cast<size_t>(options_.quick_pool);
       n += keep;

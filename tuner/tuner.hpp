@@ -4,8 +4,8 @@
 //      repacked copies of K-major operands, RepackPolicy::kAllowed, the copies' time in their
 //      estimate and in every measurement) crossed with split-k choices from the cost model;
 //   2. occupancy pruning: instances the device cannot fit (0 blocks per SM) are dropped;
-//   3. cost-model ranking: each instance's unsplit and `per_instance` best-estimated candidates
-//      plus the `quick_pool` best overall survive (all with --exhaustive);
+//   3. cost-model ranking: each instance's unsplit and `per_instance` best-estimated candidates of
+//      each split-k mode plus the `quick_pool` best overall survive (all with --exhaustive);
 //   4. quick pass: each survivor's output is checked against the float64 reference, then timed
 //      with a few cold-L2 repetitions; then every split-k variant of the leading instances too;
 //   5. full timing of the `top` fastest (cold L2, warm-up, CUDA events, median, early rejection);
@@ -32,7 +32,7 @@ namespace autogemm {
 
 struct TuneOptions {
   int quick_pool = 120;         // overall cost-model leaders kept for the quick pass, and besides:
-  int per_instance = 3;         // each instance's best-estimated candidates (its unsplit one always)
+  int per_instance = 3;         // each instance's best-estimated candidates per split-k mode (unsplit always)
   int refine_instances = 3;     // after the quick pass, every split of this many leading instances too
   int top = 12;                 // quick-pass leaders given full timing
   bool exhaustive = false;      // no cost-model pruning: every candidate checked and fully timed
