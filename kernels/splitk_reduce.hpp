@@ -8,7 +8,8 @@
 
 namespace autogemm {
 
-/// C = alpha * sum_{s < splits} partials[s] + beta * C; partials are m x n, leading dimension partial_ld(m) (gemm_params.hpp).
+/// C = alpha * sum_{s < splits} partials[s] + beta * C; partials are m x n, leading dimension
+/// partial_ld(m) (gemm_params.hpp).
 /// beta == 0 does not read C.
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream);

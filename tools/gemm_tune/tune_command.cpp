@@ -152,7 +152,8 @@ Command add_tune_command(CLI::App& app) {
   sub->add_option("--pool", o->tune.quick_pool, "Overall cost-model leaders given a checked quick timing")
       ->capture_default_str();
   sub->add_option("--per-instance", o->tune.per_instance,
-                  "Best-estimated candidates of every instance and split-k mode also quick-timed (its unsplit one always)")
+                  "Best-estimated candidates of every instance and split-k mode also quick-timed "
+                  "(its unsplit one always)")
       ->capture_default_str();
   sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
   sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
