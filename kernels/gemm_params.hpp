@@ -28,7 +28,8 @@ struct GemmParams {
   int splits = 1;           // blocks along K per output tile (gridDim.z)
   int k_per_split = 0;      // K elements per split, a multiple of BK
   SplitKMode mode = SplitKMode::kNone;
-  float* partials = nullptr;   // kParallel: splits x (m x n, leading dimension partial_ld(m))
+  float* partials = nullptr;   // kParallel: splits x (m x n, leading dimension partial_ld(m); GEMV
+                               // instances, which reduce in their own launch, use leading dimension m)
   int* semaphores = nullptr;   // kSerial: one counter per output tile, zero between launches
   // Read by the launch, not the kernel: an operand every element of which one block reads (A when
   // one tile column covers n), given L2 streaming priority by the launch's access policy window, so
