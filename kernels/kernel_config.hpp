@@ -23,6 +23,16 @@ constexpr bool b_is_k_major(Op op) { return op == Op::N; }
 /// and spreads the column reads of a warp over distinct banks (see docs/kernels.md).
 inline constexpr int kKMajorPad = 4;
 
+/// Row stride, in floats, of an X-major shared tile written by a transposing copy (see
+/// KernelConfig::transposes_a / transposes_b): the X extent padded to 4·P floats with P ≡ 32 / bk (mod 8).
+/// A warp's copies cover 32 / (bk / 4) adjacent rows x at each of the bk / 4 vectors of k, and
+/// store the 4 values of a vector to k-rows (k % 4) · bk / 4 + k / 4; that P puts the 32 lanes of
+/// each store on 32 distinct banks, and X-major fragment reads (one row at a time) stay as they are.
+constexpr int transposed_row_floats(int x, int bk) {
+  const int p = x / 4, want = (32 / bk) % 8;
+  return 4 * (p + ((want - p % 8) % 8 + 8) % 8);
+}
+
 /// Largest dynamic shared memory any supported architecture grants one block (sm_90: 227 KiB).
 /// The device's own limit is checked again at run time.
 inline constexpr int kMaxSharedBytesAnyArch = 227 * 1024;
@@ -66,12 +76,29 @@ struct KernelConfig {
   constexpr int lanes_m() const { return tm > 0 ? wm / tm : 0; }  // lanes of a warp along M
   constexpr int lanes_n() const { return tn > 0 ? wn / tn : 0; }
 
+  /// Transposing copies (TransposingLoader in simt_sgemm_multistage.cuh): a K-major operand tile is
+  /// loaded into registers (16-byte vectors along K) one tile ahead and stored transposed, so the
+  /// main loop reads it X-major, without the register-bank conflicts of K-major fragments. Its one
+  /// tile of lookahead must hide a load behind the tile's FFMAs (tm·tn·bk / slices per thread):
+  /// measured on the H100 (docs/perf_notes.md, experiment 56), a K-major A pays from 1024 of them
+  /// (1000^3 `tn` 66.5 -> 62.0 us, `tt` 65.5 -> 62.7), a K-major B of `nn` only from 2048 (the 12x8,
+  /// 8x16 and 128x128 8x8 tiles, 3-4% faster; smaller tiles 2-33% slower). Aligned copies only.
+  constexpr int ffmas_per_tile() const { return tm * tn * bk / slices; }
+  constexpr bool transposes_a() const { return a_is_k_major(op_a) && transposable() && ffmas_per_tile() >= 1024; }
+  constexpr bool transposes_b() const { return b_is_k_major(op_b) && transposable() && ffmas_per_tile() >= 2048; }
+  constexpr bool transposable() const { return family == Family::kGemm && align == 4 && (bk == 8 || bk == 16 || bk == 32); }
+  /// Whether A / B tiles are K-major in shared memory (K-major in memory and not transposed).
+  constexpr bool a_shared_k_major() const { return a_is_k_major(op_a) && !transposes_a(); }
+  constexpr bool b_shared_k_major() const { return b_is_k_major(op_b) && !transposes_b(); }
+
   /// Floats of one pipeline stage of A / B in shared memory.
   constexpr int a_stage_floats() const {
-    return a_is_k_major(op_a) ? bm * (bk + kKMajorPad) : bk * bm;
+    if (a_shared_k_major()) return bm * (bk + kKMajorPad);
+    return bk * (a_is_k_major(op_a) ? transposed_row_floats(bm, bk) : bm);
   }
   constexpr int b_stage_floats() const {
-    return b_is_k_major(op_b) ? bn * (bk + kKMajorPad) : bk * bn;
+    if (b_shared_k_major()) return bn * (bk + kKMajorPad);
+    return bk * (b_is_k_major(op_b) ? transposed_row_floats(bn, bk) : bn);
   }
   /// Floats of the sliced-K reduction: the accumulators of slices 1.. (the pipeline's tiles are
   /// reused for it once the main loop is done).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <type_traits>
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -152,6 +153,88 @@ class OperandLoader {
   int x_bytes_ = 0;    // X-major: bytes of its vector inside X
 };
 
+/// The copies of one K-major operand tile by one thread, through registers: `fetch` loads the
+/// thread's 16-byte vectors along K (the lanes of a warp cover whole 128-byte rows, as the cp.async
+/// copies do), `store` writes each vector's 4 values to 4 rows of an X-major shared tile. The main
+/// loop then reads this operand like an X-major one: its fragments come as float4s of 4 adjacent
+/// x at one k-step, where a K-major tile gives 4 k-steps of one x, whose values sit 4 registers
+/// apart and make the FFMAs' register-bank conflicts of `nn` (docs/perf_notes.md, experiment 56).
+/// Row k of the tile is stored at transposed_row<BK>(k), with the stride of transposed_row_floats:
+/// each store of a warp then hits 32 distinct banks. Zero-fills outside X and this split's K as
+/// OperandLoader does. Requires kThreads to cover whole tile rows per pass (true for BK <= 32).
+template <int X, int BK, int kThreads>
+class TransposingLoader {
+  static constexpr int kQ = BK / 4;  // vectors per tile row
+  static constexpr int kIters = (X * BK / 4) / kThreads;
+  static constexpr int kRowStep = kThreads / kQ;
+  static constexpr int kStride = transposed_row_floats(X, BK);
+  static_assert(kThreads % kQ == 0 && (X * BK / 4) % kThreads == 0, "whole rows per pass, whole passes");
+
+ public:
+  __device__ __forceinline__ TransposingLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid)
+      : k_end_(k_end) {
+    const int row0 = tid / kQ, kq = tid % kQ;
+    base_ = g + static_cast<int64_t>(x0 + row0) * ld + kq * 4;
+    row_step_ = static_cast<int64_t>(kRowStep) * ld;
+    interior_ = x0 + row0 + (kIters - 1) * kRowStep < x_end;
+    rows_in_x_ = ceil_div(x_end - x0 - row0, kRowStep);
+    k_first_ = kq * 4;
+    smem_offset_ = kq * kStride + row0;
+  }
+
+  /// Loads the thread's vectors of the BK slice starting at k0 into registers.
+  __device__ __forceinline__ void fetch(int k0) {
+    const float* src = base_ + k0;
+    if (interior_ && k0 + BK <= k_end_) {
+#pragma unroll
+      for (int it = 0; it < kIters; ++it) {
+        v_[it] = __ldcg(reinterpret_cast<const float4*>(src));
+        src += row_step_;
+      }
+      return;
+    }
+    // Elements of its vectors inside K, if under 4. (Written as a clamp to [0, 4] tested for == 4,
+    // this path dropped the 4th value of edge vectors in the first H100 build of experiment 56.)
+    const int left = k_end_ - k0 - k_first_;
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (it < rows_in_x_) {
+        if (left >= 4) {
+          v = __ldcg(reinterpret_cast<const float4*>(src));
+        } else {
+          if (left > 0) v.x = __ldcg(src);
+          if (left > 1) v.y = __ldcg(src + 1);
+          if (left > 2) v.z = __ldcg(src + 2);
+        }
+      }
+      v_[it] = v;
+      src += row_step_;
+    }
+  }
+
+  /// Stores the fetched vectors, transposed, into shared tile `s`.
+  __device__ __forceinline__ void store(float* s) const {
+    float* dst = s + smem_offset_;
+#pragma unroll
+    for (int it = 0; it < kIters; ++it) {
+      float* d = dst + it * kRowStep;
+      d[0] = v_[it].x;
+      d[kQ * kStride] = v_[it].y;
+      d[2 * kQ * kStride] = v_[it].z;
+      d[3 * kQ * kStride] = v_[it].w;
+    }
+  }
+
+ private:
+  float4 v_[kIters];
+  const float* base_;
+  int64_t row_step_;
+  int k_end_;
+  bool interior_;
+  int rows_in_x_, k_first_, smem_offset_;
+};
+
 /// Number of k-steps whose fragments are read together: a K-major tile row holds them in one float4.
 inline constexpr int kFragSteps = 4;
 
@@ -159,7 +242,8 @@ inline constexpr int kFragSteps = 4;
 /// i of k-step k4 + q. X-major tiles: one float4 per 4 fragment elements and k-step. K-major tiles:
 /// one float4 per fragment element, covering the 4 k-steps (rows are 16-byte aligned and the padded
 /// stride keeps 8 adjacent rows on distinct 4-bank groups), so neither layout issues scalar LDS.
-template <int T, int kLanes, int X, int BK, bool kKMajor>
+/// kTransposed: an X-major tile written by TransposingLoader (rows permuted, padded stride).
+template <int T, int kLanes, int X, int BK, bool kKMajor, bool kTransposed = false>
 __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const float* s, int warp_x0, int lane_x,
                                                int k4) {
   if constexpr (kKMajor) {
@@ -173,12 +257,15 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
       f[3][i] = v.w;
     }
   } else {
+    // Row of k-step k4 + q (k4 a multiple of 4) and the row stride.
+    constexpr int kStride = kTransposed ? transposed_row_floats(X, BK) : X;
+    auto row = [&](int q) { return kTransposed ? q * (BK / 4) + k4 / 4 : k4 + q; };
 #pragma unroll
     for (int q = 0; q < kFragSteps; ++q)
 #pragma unroll
       for (int c = 0; c < T / 4; ++c) {
         const float4 v =
-            *reinterpret_cast<const float4*>(s + (k4 + q) * X + warp_x0 + frag_x<false, kLanes>(c * 4, lane_x));
+            *reinterpret_cast<const float4*>(s + row(q) * kStride + warp_x0 + frag_x<false, kLanes>(c * 4, lane_x));
         f[q][c * 4 + 0] = v.x;
         f[q][c * 4 + 1] = v.y;
         f[q][c * 4 + 2] = v.z;
@@ -193,8 +280,10 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   static_assert(is_valid(C), "KernelConfig violates the validity rule (see invalid_reason)");
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kThreads = C.threads();
-  constexpr bool kAK = a_is_k_major(C.op_a);
-  constexpr bool kBK = b_is_k_major(C.op_b);
+  // K-major in memory / in shared memory (a transposing loader makes a K-major operand X-major there).
+  constexpr bool kAKGlobal = a_is_k_major(C.op_a), kBKGlobal = b_is_k_major(C.op_b);
+  constexpr bool kAT = C.transposes_a(), kBT = C.transposes_b();  // transposed through registers
+  constexpr bool kAK = kAKGlobal && !kAT, kBK = kBKGlobal && !kBT;
   constexpr int kAStage = C.a_stage_floats();
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
@@ -231,13 +320,30 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   const int lane_m = lane % C.lanes_m();
   const int lane_n = lane / C.lanes_m();
 
-  const OperandLoader<BM, BK, C.align, kThreads, kAK> loader_a(p.a, p.lda, m0, p.m, k_end, tid);
-  const OperandLoader<BN, BK, C.align, kThreads, kBK> loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
+  // Operands stored as they are in memory are copied by cp.async (OperandLoader); K-major ones the
+  // main loop reads X-major pass through registers (TransposingLoader), one tile ahead: tile kt + 1
+  // is fetched before tile kt's FFMAs and stored after them, into a stage no thread reads meanwhile.
+  using LoaderA = std::conditional_t<kAT, TransposingLoader<BM, BK, kThreads>,
+                                     OperandLoader<BM, BK, C.align, kThreads, kAK>>;
+  using LoaderB = std::conditional_t<kBT, TransposingLoader<BN, BK, kThreads>,
+                                     OperandLoader<BN, BK, C.align, kThreads, kBK>>;
+  LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid);
+  LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
   auto load_stage = [&](int kt, int stage) {
     const int k0 = k_begin + kt * BK;
-    loader_a.load(smem_a + stage * kAStage, k0);
-    loader_b.load(smem_b + stage * kBStage, k0);
+    if constexpr (!kAT) loader_a.load(smem_a + stage * kAStage, k0);
+    if constexpr (!kBT) loader_b.load(smem_b + stage * kBStage, k0);
   };
+  auto fetch_transposed = [&](int kt) {
+    const int k0 = k_begin + kt * BK;
+    if constexpr (kAT) loader_a.fetch(k0);
+    if constexpr (kBT) loader_b.fetch(k0);
+  };
+  auto store_transposed = [&](int stage) {
+    if constexpr (kAT) loader_a.store(smem_a + stage * kAStage);
+    if constexpr (kBT) loader_b.store(smem_b + stage * kBStage);
+  };
+  constexpr bool kAnyT = kAT || kBT;
 
   float acc[TM][TN];
 #pragma unroll
@@ -251,6 +357,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     if (s < k_tiles) load_stage(s, s);
     cp_async_commit();
   }
+  if constexpr (kAnyT) {
+    if (k_tiles > 0) {
+      fetch_transposed(0);
+      store_transposed(0);
+    }
+  }
 
   for (int kt = 0; kt < k_tiles; ++kt) {
     cp_async_wait<S - 2>();
@@ -260,6 +372,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     const int next = kt + S - 1;
     if (next < k_tiles) load_stage(next, next % S);
     cp_async_commit();
+    if constexpr (kAnyT) {
+      if (kt + 1 < k_tiles) fetch_transposed(kt + 1);
+    }
 
     const float* sa = smem_a + (kt % S) * kAStage;
     const float* sb = smem_b + (kt % S) * kBStage;
@@ -267,8 +382,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     for (int kk = 0; kk < kSliceK; kk += kFragSteps) {
       const int k4 = slice * kSliceK + kk;
       float fa[kFragSteps][TM], fb[kFragSteps][TN];
-      load_fragments<TM, C.lanes_m(), BM, BK, kAK>(fa, sa, warp_m0, lane_m, k4);
-      load_fragments<TN, C.lanes_n(), BN, BK, kBK>(fb, sb, warp_n0, lane_n, k4);
+      load_fragments<TM, C.lanes_m(), BM, BK, kAK, kAT>(fa, sa, warp_m0, lane_m, k4);
+      load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBT>(fb, sb, warp_n0, lane_n, k4);
 #pragma unroll
       for (int q = 0; q < kFragSteps; ++q) {
         // A K-major fragment arrives as one float4 per element over 4 k-steps, so step q's values of
@@ -290,6 +405,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
             for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
         }
       }
+    }
+    if constexpr (kAnyT) {
+      if (kt + 1 < k_tiles) store_transposed((kt + 1) % S);
     }
   }
   cp_async_wait<0>();

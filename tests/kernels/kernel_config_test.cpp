@@ -172,9 +172,44 @@ TEST(KernelConfig, SharedBytesFollowLayouts) {
   EXPECT_EQ(nn.shared_bytes(), 2 * (8 * 64 + 8 * 32) * 4);
   const KernelConfig tn{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::T, Op::N, 4};
   EXPECT_EQ(tn.shared_bytes(), 2 * (64 * (8 + kKMajorPad) + 32 * (8 + kKMajorPad)) * 4);
+  // A K-major operand transposed through registers is stored X-major with padded rows
+  // (KernelConfig::transposes_b: 8x8 x BK 32 = 2048 FFMAs per thread and tile).
+  const KernelConfig wide_nn{128, 128, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4};
+  ASSERT_TRUE(wide_nn.transposes_b());
+  EXPECT_FALSE(wide_nn.transposes_a());  // A is M-major: nothing to transpose
+  EXPECT_EQ(wide_nn.shared_bytes(), 3 * (32 * 128 + 32 * transposed_row_floats(128, 32)) * 4);
+  // The scalar class keeps its cp.async copies, so its K-major tiles stay K-major.
+  const KernelConfig wide_nn_scalar{128, 128, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 1};
+  EXPECT_FALSE(wide_nn_scalar.transposes_b());
+  EXPECT_EQ(wide_nn_scalar.shared_bytes(), 3 * (32 * 128 + 128 * (32 + kKMajorPad)) * 4);
   // Sliced K reuses the pipeline's memory for the other slices' accumulators, which may need more.
   const KernelConfig sliced{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::N, Op::T, 4, Family::kGemm, 2};
   EXPECT_EQ(sliced.shared_bytes(), 64 * 32 * 4);
+}
+
+// A transposing copy (TransposingLoader) stores vector kq's value q of tile row x at word
+// (q * BK/4 + kq) * stride + x; the lanes of a warp hold BK/4 vectors of each of 32 / (BK/4)
+// adjacent rows. Every such store must hit 32 distinct banks, and rows must stay float4-aligned for
+// the X-major fragment reads, for every X extent of the grid's tiles and every BK a copy takes.
+TEST(KernelConfig, TransposedTileStoresAreConflictFree) {
+  std::set<int> extents;
+  for (const TileShape& t : kTileShapes) extents.insert({t.bm, t.bn});
+  for (const int x : extents)
+    for (const int bk : {8, 16, 32}) {
+      const int stride = transposed_row_floats(x, bk), q_count = bk / 4;
+      EXPECT_EQ(stride % 4, 0) << "x " << x << " bk " << bk;
+      EXPECT_GE(stride, x);
+      EXPECT_LT(stride, x + 32);
+      for (int first_row = 0; first_row + 32 / q_count <= x; first_row += 32 / q_count)
+        for (int q = 0; q < 4; ++q) {
+          std::set<int> banks;
+          for (int lane = 0; lane < 32; ++lane) {
+            const int row = first_row + lane / q_count, kq = lane % q_count;
+            banks.insert(((q * q_count + kq) * stride + row) % 32);
+          }
+          EXPECT_EQ(banks.size(), 32u) << "x " << x << " bk " << bk << " rows from " << first_row << " q " << q;
+        }
+    }
 }
 
 // The promise for the grid: per (layout, alignment) class at least 40 instances spanning
