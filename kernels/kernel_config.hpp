@@ -80,9 +80,10 @@ struct KernelConfig {
   /// loaded into registers (16-byte vectors along K) one tile ahead and stored transposed, so the
   /// main loop reads it X-major, without the register-bank conflicts of K-major fragments. Its one
   /// tile of lookahead must hide a load behind the tile's FFMAs (tm·tn·bk / slices per thread):
-  /// measured on the H100 (docs/perf_notes.md, experiment 56), a K-major A pays from 1024 of them
-  /// (1000^3 `tn` 66.5 -> 62.0 us, `tt` 65.5 -> 62.7), a K-major B of `nn` only from 2048 (the 12x8,
-  /// 8x16 and 128x128 8x8 tiles, 3-4% faster; smaller tiles 2-33% slower). Aligned copies only.
+  /// measured on the H100 (docs/perf_notes.md, change 56), a K-major A pays from 1024 of them
+  /// (1000^3 `tn` 66.8 -> 64.9 us, `tt` 66.2 -> 62.5), a K-major B of `nn` only from 2048 (the 12x8,
+  /// 8x16 and 128x128 8x8 tiles 3-4% faster, 3072^3 1220 -> 1176 us; smaller tiles 2-33% slower).
+  /// Aligned copies only: the scalar class, 4 scalar loads per vector, ran slower (experiment 57).
   constexpr int ffmas_per_tile() const { return tm * tn * bk / slices; }
   constexpr bool transposes_a() const { return a_is_k_major(op_a) && transposable() && ffmas_per_tile() >= 1024; }
   constexpr bool transposes_b() const { return b_is_k_major(op_b) && transposable() && ffmas_per_tile() >= 2048; }

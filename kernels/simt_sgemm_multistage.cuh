@@ -158,10 +158,11 @@ class OperandLoader {
 /// copies do), `store` writes each vector's 4 values to 4 rows of an X-major shared tile. The main
 /// loop then reads this operand like an X-major one: its fragments come as float4s of 4 adjacent
 /// x at one k-step, where a K-major tile gives 4 k-steps of one x, whose values sit 4 registers
-/// apart and make the FFMAs' register-bank conflicts of `nn` (docs/perf_notes.md, experiment 56).
-/// Row k of the tile is stored at transposed_row<BK>(k), with the stride of transposed_row_floats:
+/// apart and make the FFMAs' register-bank conflicts of `nn` (docs/perf_notes.md, change 56).
+/// K-step k of the tile is stored at row (k % 4)·BK/4 + k/4, rows transposed_row_floats apart:
 /// each store of a warp then hits 32 distinct banks. Zero-fills outside X and this split's K as
 /// OperandLoader does. Requires kThreads to cover whole tile rows per pass (true for BK <= 32).
+/// Aligned class only: as 4 scalar loads per vector the scalar class ran slower (experiment 57).
 template <int X, int BK, int kThreads>
 class TransposingLoader {
   static constexpr int kQ = BK / 4;  // vectors per tile row
@@ -194,7 +195,7 @@ class TransposingLoader {
       return;
     }
     // Elements of its vectors inside K, if under 4. (Written as a clamp to [0, 4] tested for == 4,
-    // this path dropped the 4th value of edge vectors in the first H100 build of experiment 56.)
+    // this path dropped the 4th value of edge vectors in the first H100 build of change 56.)
     const int left = k_end_ - k0 - k_first_;
 #pragma unroll
     for (int it = 0; it < kIters; ++it) {
