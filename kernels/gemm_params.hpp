@@ -36,6 +36,9 @@ struct GemmParams {
   // it replaces its own lines in L2 instead of others. Empty (0 bytes): no window.
   const void* stream_window = nullptr;
   size_t stream_window_bytes = 0;
+  // Read by the launch: launch as a programmatic dependent of the previous kernel in the stream (the
+  // operand repack that wrote this launch's A or B; the kernel waits for it before any read).
+  bool after_previous_kernel = false;
 };
 
 #if defined(__CUDACC__)

@@ -289,6 +289,11 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched as a programmatic dependent of an operand repack (GemmParams::after_previous_kernel):
+  // wait for it before anything is read. Without a prerequisite grid this returns at once.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
   extern __shared__ float4 smem_vec[];  // float4 so the base is 16-byte aligned
   float* smem_a = reinterpret_cast<float*>(smem_vec);
   float* smem_b = smem_a + S * kAStage;
@@ -558,17 +563,24 @@ cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
   config.blockDim = dim3(C.threads());
   config.dynamicSmemBytes = kSmem;
   config.stream = stream;
-  cudaLaunchAttribute window{};
+  cudaLaunchAttribute attrs[2]{};
+  unsigned count = 0;
   if (p.stream_window_bytes > 0) {
+    cudaLaunchAttribute& window = attrs[count++];
     window.id = cudaLaunchAttributeAccessPolicyWindow;
     window.val.accessPolicyWindow.base_ptr = const_cast<void*>(p.stream_window);
     window.val.accessPolicyWindow.num_bytes = p.stream_window_bytes;
     window.val.accessPolicyWindow.hitRatio = 1.0f;
     window.val.accessPolicyWindow.hitProp = cudaAccessPropertyStreaming;
     window.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-    config.attrs = &window;
-    config.numAttrs = 1;
   }
+  if (p.after_previous_kernel) {
+    cudaLaunchAttribute& programmatic = attrs[count++];
+    programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    programmatic.val.programmaticStreamSerializationAllowed = 1;
+  }
+  config.attrs = attrs;
+  config.numAttrs = count;
   return cudaLaunchKernelEx(&config, kernel, p);
 }
 

@@ -46,13 +46,6 @@ dim3 elementwise_grid(int m, int n) {
 
 }  // namespace
 
-// Programmatic dependent launch needs sm_90; AUTOGEMM_PDL=0 turns it off (a diagnostic: measures
-// what the overlap gains).
-static bool programmatic_launch_enabled() {
-  static const bool allowed = launch_feature_enabled("AUTOGEMM_PDL");
-  return allowed && current_device_attribute<cudaDevAttrComputeCapabilityMajor>() >= 9;
-}
-
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream) {
   // Programmatic dependent launch (sm_90+ only): the reduction's launch overlaps the
