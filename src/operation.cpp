@@ -185,9 +185,11 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
       e != cudaSuccess)
     return e;
   GemmParams p = launch_params(kernel, problem, requested);
-  // After a repack the GEMM's launch overlaps the transpose's tail (docs/perf_notes.md, change 58).
+  // After a repack the GEMM's launch overlaps the transpose's tail (docs/perf_notes.md, change 58);
+  // AUTOGEMM_PDL_AFTER_REPACK=0 turns that one off (a diagnostic: measures its gain on its own).
+  static const bool after_repack = launch_feature_enabled("AUTOGEMM_PDL_AFTER_REPACK");
   const bool repacked = problem.a != original.a || problem.b != original.b;
-  p.after_previous_kernel = repacked && !kernel.config.is_gemv() && programmatic_launch_enabled();
+  p.after_previous_kernel = repacked && !kernel.config.is_gemv() && after_repack && programmatic_launch_enabled();
   if (p.stream_window_bytes > 0) {
     // AUTOGEMM_STREAM_WINDOW=0 launches without the window (a diagnostic: measures its gain); a
     // window larger than the device allows is dropped. Only launches that propose one ask.
