@@ -281,10 +281,10 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   static_assert(is_valid(C), "KernelConfig violates the validity rule (see invalid_reason)");
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kThreads = C.threads();
-  // K-major in memory / in shared memory (a transposing loader makes a K-major operand X-major there).
-  constexpr bool kAKGlobal = a_is_k_major(C.op_a), kBKGlobal = b_is_k_major(C.op_b);
-  constexpr bool kAT = C.transposes_a(), kBT = C.transposes_b();  // transposed through registers
-  constexpr bool kAK = kAKGlobal && !kAT, kBK = kBKGlobal && !kBT;
+  // Transposed through registers (K-major in memory, X-major in shared memory) / K-major in shared
+  // memory: the layout rules are KernelConfig's.
+  constexpr bool kAT = C.transposes_a(), kBT = C.transposes_b();
+  constexpr bool kAK = C.a_shared_k_major(), kBK = C.b_shared_k_major();
   constexpr int kAStage = C.a_stage_floats();
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
