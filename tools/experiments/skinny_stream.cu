@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "experiment_check.hpp"
@@ -144,7 +146,6 @@ __global__ void __launch_bounds__(kThreads, MINB)
   const int m0 = blockIdx.x * kBM, row = m0 + lane * R;
   const int kb = blockIdx.y * k_per_split, ke = min(k, kb + k_per_split), klen = ke - kb;
   const unsigned long long policy = evict_first_policy();
-  using V = typename Vec<R>::T;
   auto load_a = [&](int kl, float (&v)[R]) {
     const float* p = a + static_cast<int64_t>(kb + kl) * lda + row;
     if constexpr (R == 4) {
@@ -321,7 +322,10 @@ int main() {
     cudaMemset(c, 0xff, sizeof(float) * p.m * p.n);
     const float cublas_us = time([&] { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.m, p.n, p.k, &one, a, p.m, b, p.k, &zero, c, p.m); });
     std::printf("m=%d n=%d k=%d  floor %.1f us  cuBLAS %.2f us (err %d e-9)\n", p.m, p.n, p.k, floor_us, cublas_us, max_error(p));
+    // SKINNY_ONLY="name@splits" runs one variant (for a profiler); unset, all.
+    const char* only = std::getenv("SKINNY_ONLY");
     auto variant = [&](const char* name, auto kernel, int r, int splits, int ring_bytes = 0) {
+      if (only && std::string(only) != std::string(name) + "@" + std::to_string(splits)) return;
       const int bm = 32 * r, kps = ((p.k + splits - 1) / splits + 7) / 8 * 8;
       const int nc = p.n <= 8 ? 8 : p.n <= 16 ? 16 : 32;
       const int smem = std::max(kps * nc * 4 + ring_bytes, kWarps * bm * 16);
@@ -369,6 +373,9 @@ int main() {
         RING(16, 2, 4, 4, 3);
         RING(16, 2, 2, 6, 3);
         RING(16, 4, 2, 3, 3);
+        RING(16, 4, 2, 8, 2);
+        RING(16, 4, 4, 8, 1);
+        RING(16, 2, 4, 8, 2);
       } else {
         variant("nc32 r2 u4 minb2", skinny<32, 2, 4, 2>, 2, splits);
         variant("nc32 r2 u8 minb2", skinny<32, 2, 8, 2>, 2, splits);
