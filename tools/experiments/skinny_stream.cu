@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "experiment_check.hpp"
+#include "experiment_timing.hpp"
 #include "stream_load.cuh"
 
 using autogemm::detail::evict_first_policy;
@@ -281,23 +282,10 @@ int main() {
   cublasHandle_t h;
   CHECK(cublasCreate(&h));
   CHECK(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
 
   auto time = [&](auto launch) {
-    std::vector<float> us;
-    for (int r = 0; r < 28; ++r) {
-      cudaMemsetAsync(flush, r, flush_bytes);
-      cudaEventRecord(e0);
-      launch();
-      cudaEventRecord(e1);
-      cudaEventSynchronize(e1);
-      float ms = 0.0f;
-      cudaEventElapsedTime(&ms, e0, e1);
-      if (r >= 3) us.push_back(ms * 1000.0f);
-    }
-    std::sort(us.begin(), us.end());
+    const std::vector<float> us =
+        sorted_times_us([&](int r) { cudaMemsetAsync(flush, r, flush_bytes); }, launch, 28, 3);
     return us[us.size() / 2];
   };
   auto max_error = [&](const Problem& p) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "experiment_check.hpp"
+#include "experiment_timing.hpp"
 #include "stream_load.cuh"
 
 using autogemm::detail::evict_first_policy;
@@ -55,30 +56,19 @@ int main() {
   cublasHandle_t h;
   CHECK(cublasCreate(&h));
   CHECK(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
-  cudaEvent_t e0, e1;
-  CHECK(cudaEventCreate(&e0));
-  CHECK(cudaEventCreate(&e1));
   int sms = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
 
   for (const bool read_flush : {false, true}) {
     auto time = [&](const char* name, auto launch) {
-      std::vector<float> us;
-      for (int r = 0; r < 25; ++r) {
+      const auto flush_l2 = [&](int r) {
         if (read_flush) {
           stream<kLdg, 1><<<sms * 8, 256>>>(reinterpret_cast<const float4*>(flush), flush_bytes / 16, sink);
         } else {
           cudaMemsetAsync(flush, r, flush_bytes);
         }
-        cudaEventRecord(e0);
-        launch();
-        cudaEventRecord(e1);
-        cudaEventSynchronize(e1);
-        float ms = 0.0f;
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r >= 3) us.push_back(ms * 1000.0f);
-      }
-      std::sort(us.begin(), us.end());
+      };
+      const std::vector<float> us = sorted_times_us(flush_l2, launch, 25, 3);
       const double median = us[us.size() / 2];
       std::printf("%-12s %-36s median %7.2f us  min %7.2f  %.2f TB/s\n", read_flush ? "read flush" : "memset flush",
                   name, median, us.front(), 4.0 * m * k / (median * 1e-6) / 1e12);

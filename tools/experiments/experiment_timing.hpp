@@ -1,0 +1,32 @@
+// The experiments' timing, as the benchmark times (tuner/timing.hpp, without its adaptive stop):
+// before each of `runs` repetitions `flush(r)` evicts L2, then `launch()` is timed between two CUDA
+// events on the default stream; the first `warmup` repetitions are dropped.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <vector>
+
+/// The kept repetitions' times in microseconds, sorted (median: v[v.size() / 2], fastest: v[0]).
+template <class Flush, class Launch>
+std::vector<float> sorted_times_us(Flush flush, Launch launch, int runs, int warmup) {
+  cudaEvent_t e0, e1;
+  cudaEventCreate(&e0);
+  cudaEventCreate(&e1);
+  std::vector<float> us;
+  for (int r = 0; r < runs; ++r) {
+    flush(r);
+    cudaEventRecord(e0);
+    launch();
+    cudaEventRecord(e1);
+    cudaEventSynchronize(e1);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, e0, e1);
+    if (r >= warmup) us.push_back(ms * 1000.0f);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  std::sort(us.begin(), us.end());
+  return us;
+}
