@@ -11,9 +11,11 @@
 #   fallback_exhaustive: the same problems tuned --exhaustive (--shape-time $FALLBACK_SHAPE_TIME, 12 s).
 #   perf (after tune): the perf set (4096^3 and odd sizes) tuned in all four layouts into the tune
 #   step's database, then benchmarked with it; profile (after tune): Nsight Compute sections of the
-#   tuned 3072^3 kernel; stream: tools/experiments/stream_read.cu, the streaming-read floor of a GEMV.
+#   tuned 3072^3 kernel; stream: tools/experiments/stream_read.cu, the streaming-read floor of a GEMV;
+#   skinny: tools/experiments/skinny_stream.cu (experiment 59); tensor_cores:
+#   tools/experiments/tensor_core_bound.cu, cuBLAS TF32 against pedantic FP32 (measurement 60).
 #   steps: info tests sanitize selfcheck bench tune exhaustive overhead fallback fallback_exhaustive
-#   perf profile stream (default: the first five)
+#   perf profile stream skinny tensor_cores (default: the first five)
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -69,6 +71,10 @@ for step in "${steps[@]}"; do
         "$build/tools/gemm-tune" bench --shape 3072,3072,3072 --max-reps 3 ;;
     stream)
       run stream_read "$build/tools/stream_read" ;;
+    skinny)
+      run skinny_stream "$build/tools/skinny_stream" ;;
+    tensor_cores)
+      run tensor_core_bound "$build/tools/tensor_core_bound" ;;
     overhead)
       run overhead "$build/tools/gemm-tune" overhead --json "$out/overhead.json" ;;
     fallback)
