@@ -163,6 +163,11 @@ class OperandLoader {
 /// each store of a warp then hits 32 distinct banks. Zero-fills outside X and this split's K as
 /// OperandLoader does. Requires kThreads to cover whole tile rows per pass (true for BK <= 32).
 /// Aligned class only: as 4 scalar loads per vector the scalar class ran slower (experiment 57).
+/// Its constructor repeats OperandLoader's K-major set-up (base, row step, interior test, rows inside
+/// X, first k) on purpose: built on an OperandLoader member instead, the 102 transposing instances'
+/// main loops came out rescheduled (same instructions, other registers and order; SASS compared at
+/// f8b886c), and such changes move an instance by +-3-4% (changes 19, 21, 53): sharing it needs an
+/// A/B on the H100 first.
 template <int X, int BK, int kThreads>
 class TransposingLoader {
   static constexpr int kQ = BK / 4;  // vectors per tile row
