@@ -49,6 +49,18 @@ __device__ __forceinline__ float2 load_stream2(const float2* p, unsigned long lo
   return v;
 }
 
+// A lane's R adjacent rows of one column of A, as one streaming load (8 or 16 bytes).
+template <int R>
+__device__ __forceinline__ void load_rows(const float* p, unsigned long long policy, float (&v)[R]) {
+  if constexpr (R == 4) {
+    const float4 x = load_stream(reinterpret_cast<const float4*>(p), policy);
+    v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+  } else {
+    const float2 x = load_stream2(reinterpret_cast<const float2*>(p), policy);
+    v[0] = x.x, v[1] = x.y;
+  }
+}
+
 // The 8 warps' sums meet in shared memory; K split over blocks: the last block of a row block adds
 // the splits' partials in split order.
 template <int NC, int R>
@@ -147,16 +159,7 @@ __global__ void __launch_bounds__(kThreads, MINB)
   const int m0 = blockIdx.x * kBM, row = m0 + lane * R;
   const int kb = blockIdx.y * k_per_split, ke = min(k, kb + k_per_split), klen = ke - kb;
   const unsigned long long policy = evict_first_policy();
-  auto load_a = [&](int kl, float (&v)[R]) {
-    const float* p = a + static_cast<int64_t>(kb + kl) * lda + row;
-    if constexpr (R == 4) {
-      const float4 x = load_stream(reinterpret_cast<const float4*>(p), policy);
-      v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
-    } else {
-      const float2 x = load_stream2(reinterpret_cast<const float2*>(p), policy);
-      v[0] = x.x, v[1] = x.y;
-    }
-  };
+  auto load_a = [&](int kl, float (&v)[R]) { load_rows<R>(a + static_cast<int64_t>(kb + kl) * lda + row, policy, v); };
 
   stage_b<NC>(b, ldb, n, kb, klen, sb);
   __syncthreads();
@@ -256,6 +259,52 @@ __global__ void __launch_bounds__(kThreads, MINB)
   reduce_and_store<NC, R>(acc, shared4, c, ldc, m, n, partials, semaphores);
 }
 
+// The register form, pipelined: a warp's first batch of U loads is issued before B's staging, and
+// batch g + 1's before batch g's FMAs (two batches of registers), so loads stay in flight while
+// the block stages B and while it computes (what the profile of `skinny` asked for).
+template <int NC, int R, int U, int MINB>
+__global__ void __launch_bounds__(kThreads, MINB)
+    skinny_pipe(const float* __restrict__ a, int lda, const float* __restrict__ b, int ldb, float* __restrict__ c,
+                int ldc, int m, int n, int k, int k_per_split, float* partials, int* semaphores) {
+  extern __shared__ float4 shared4[];
+  float* sb = reinterpret_cast<float*>(shared4);  // [k_per_split][NC]
+  constexpr int kBM = 32 * R;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  const int m0 = blockIdx.x * kBM, row = m0 + lane * R;
+  const int kb = blockIdx.y * k_per_split, ke = min(k, kb + k_per_split), klen = ke - kb;
+  const bool rows_in = row + R - 1 < m;
+  const int steps = rows_in && klen > warp ? (klen - warp + kWarps - 1) / kWarps : 0;
+  const int groups = (steps + U - 1) / U;
+  const unsigned long long policy = evict_first_policy();
+  auto load_batch = [&](int g, float (&v)[U][R]) {
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int kl = warp + kWarps * (g * U + u);
+      if (kl < klen) load_rows<R>(a + static_cast<int64_t>(kb + kl) * lda + row, policy, v[u]);
+    }
+  };
+  float cur[U][R], next[U][R];
+  if (groups > 0) load_batch(0, cur);
+  stage_b<NC>(b, ldb, n, kb, klen, sb);
+  __syncthreads();
+
+  float acc[R][NC] = {};
+  for (int g = 0; g < groups; ++g) {
+    if (g + 1 < groups) load_batch(g + 1, next);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int kl = warp + kWarps * (g * U + u);
+      if (kl < klen) fma_k<NC, R>(acc, sb, kl, cur[u]);
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int r = 0; r < R; ++r) cur[u][r] = next[u][r];
+  }
+  __syncthreads();  // sb is reused for the warps' sums
+  reduce_and_store<NC, R>(acc, shared4, c, ldc, m, n, partials, semaphores);
+}
+
 struct Problem {
   int m, n, k;
 };
@@ -310,10 +359,11 @@ int main() {
     cudaMemset(c, 0xff, sizeof(float) * p.m * p.n);
     const float cublas_us = time([&] { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.m, p.n, p.k, &one, a, p.m, b, p.k, &zero, c, p.m); });
     std::printf("m=%d n=%d k=%d  floor %.1f us  cuBLAS %.2f us (err %d e-9)\n", p.m, p.n, p.k, floor_us, cublas_us, max_error(p));
-    // SKINNY_ONLY="name@splits" runs one variant (for a profiler); unset, all.
+    // SKINNY_ONLY=P runs the variants whose "name@splits" starts with P (e.g. one, for a profiler,
+    // or "pipe"); unset, all.
     const char* only = std::getenv("SKINNY_ONLY");
     auto variant = [&](const char* name, auto kernel, int r, int splits, int ring_bytes = 0) {
-      if (only && std::string(only) != std::string(name) + "@" + std::to_string(splits)) return;
+      if (only && (std::string(name) + "@" + std::to_string(splits)).rfind(only, 0) != 0) return;
       const int bm = 32 * r, kps = ((p.k + splits - 1) / splits + 7) / 8 * 8;
       const int nc = p.n <= 8 ? 8 : p.n <= 16 ? 16 : 32;
       const int smem = std::max(kps * nc * 4 + ring_bytes, kWarps * bm * 16);
@@ -338,12 +388,16 @@ int main() {
     // Ring bytes: S stages x U k-steps x 256 threads x R floats.
 #define RING(NC, R, U, S, MINB) \
   variant("ring nc" #NC " r" #R " u" #U " s" #S " minb" #MINB, skinny_ring<NC, R, U, S, MINB>, R, splits, S * U * kThreads * R * 4)
+#define PIPE(NC, R, U, MINB) \
+  variant("pipe nc" #NC " r" #R " u" #U " minb" #MINB, skinny_pipe<NC, R, U, MINB>, R, splits)
     // Run 1 (registers) took splits up to 22, run 2 (the ring) up to 16: 22 lost everywhere.
     for (int splits : {4, 6, 8, 11, 16, 22}) {
       if (p.n <= 8) {
         variant("nc8 r4 u4 minb2", skinny<8, 4, 4, 2>, 4, splits);
         variant("nc8 r4 u8 minb2", skinny<8, 4, 8, 2>, 4, splits);
         variant("nc8 r4 u8 minb3", skinny<8, 4, 8, 3>, 4, splits);
+        PIPE(8, 4, 4, 2);
+        PIPE(8, 4, 8, 2);
         RING(8, 4, 2, 4, 2);
         RING(8, 4, 4, 4, 2);
         RING(8, 4, 2, 6, 2);
@@ -355,6 +409,10 @@ int main() {
         variant("nc16 r2 u4 minb3", skinny<16, 2, 4, 3>, 2, splits);
         variant("nc16 r2 u8 minb3", skinny<16, 2, 8, 3>, 2, splits);
         variant("nc16 r4 u4 minb1", skinny<16, 4, 4, 1>, 4, splits);
+        PIPE(16, 4, 2, 2);
+        PIPE(16, 4, 4, 2);
+        PIPE(16, 2, 4, 3);
+        PIPE(16, 2, 8, 2);
         RING(16, 4, 2, 4, 2);
         RING(16, 4, 4, 4, 2);
         RING(16, 4, 2, 6, 2);
@@ -369,6 +427,8 @@ int main() {
         variant("nc32 r2 u8 minb2", skinny<32, 2, 8, 2>, 2, splits);
         variant("nc32 r4 u4 minb1", skinny<32, 4, 4, 1>, 4, splits);
         variant("nc32 r2 u4 minb1", skinny<32, 2, 4, 1>, 2, splits);
+        PIPE(32, 2, 2, 2);
+        PIPE(32, 2, 4, 2);
         RING(32, 2, 2, 4, 2);
         RING(32, 2, 4, 4, 2);
         RING(32, 2, 2, 6, 2);
