@@ -156,6 +156,8 @@ Command add_tune_command(CLI::App& app) {
                   "(its unsplit one always)")
       ->capture_default_str();
   sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
+  sub->add_flag("--atomic-splitk", o->tune.atomic_splitk,
+                "Also try split-k by atomic adds into C (results then vary in the last bits from run to run)");
   sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
       ->capture_default_str();
   sub->add_option("--max-candidates", o->tune.max_candidates, "Candidates checked per problem at most (0 = no cap)")
@@ -264,10 +266,7 @@ Command add_tune_command(CLI::App& app) {
           continue;
         }
         const double flops = 2.0 * r.problem.m * r.problem.n * static_cast<double>(r.problem.k);
-        const std::string split = std::to_string(r.best->split.splits) +
-                                  (r.best->split.mode == SplitKMode::kSerial     ? "s"
-                                   : r.best->split.mode == SplitKMode::kParallel ? "p"
-                                                                                 : "");
+        const std::string split = split_label(r.best->split);
         std::printf("%-20s %-3s %-58s %6s %10.1f %8.2f %10.1f %8.3f%s\n", job.label.c_str(),
                     layout_label(r.problem).c_str(), std::string(r.best->kernel->name).c_str(), split.c_str(),
                     r.best->time.median_us, flops / r.best->time.median_us / 1e6, r.cublas.median_us,
