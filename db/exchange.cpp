@@ -235,9 +235,8 @@ std::optional<std::string> invalid_entry_reason(const Entry& e) {
   if (e.problem.align != 1 && e.problem.align != 4) return "problem.align: must be 1 or 4, got " + std::to_string(e.problem.align);
   if (e.candidate.kernel.empty()) return "candidate.kernel: must not be empty";
   if (e.candidate.splits < 1 || e.candidate.splits > 65535) return "candidate.splits: must lie in [1, 65535], got " + std::to_string(e.candidate.splits);
-  if (e.candidate.split_mode != "none" && e.candidate.split_mode != "serial" && e.candidate.split_mode != "parallel" &&
-      e.candidate.split_mode != "atomic")
-    return "candidate.split_mode: must be none, serial, parallel or atomic, got \"" + e.candidate.split_mode + "\"";
+  if (e.candidate.split_mode != "none" && e.candidate.split_mode != "serial" && e.candidate.split_mode != "parallel")
+    return "candidate.split_mode: must be none, serial or parallel, got \"" + e.candidate.split_mode + "\"";
   const Measurement& m = e.measurement;
   if (!(m.median_us > 0) || !(m.min_us > 0) || m.min_us > m.median_us || !(m.spread_us >= 0))
     return "measurement: times must satisfy 0 < min_us <= median_us and spread_us >= 0";

@@ -101,68 +101,7 @@ CREATE TABLE pruned (
 );
 )sql";
 
-// Version 4: split_mode 'atomic' (split-k by atomic adds into C). SQLite cannot change a CHECK in
-// place, so both tables are rebuilt with the same columns in the same order, their rows copied, and
-// the index and view that name `measurements` made again.
-constexpr const char* kMigration4 = R"sql(
-DROP VIEW best_configs;
-CREATE TABLE measurements_v4 (
-  id              INTEGER PRIMARY KEY,
-  device_id       INTEGER NOT NULL REFERENCES devices (id),
-  problem_id      INTEGER NOT NULL REFERENCES problems (id),
-  kernel          TEXT NOT NULL,
-  splits          INTEGER NOT NULL CHECK (splits >= 1),
-  split_mode      TEXT NOT NULL CHECK (split_mode IN ('none', 'serial', 'parallel', 'atomic')),
-  median_us       REAL NOT NULL,
-  min_us          REAL NOT NULL,
-  spread_us       REAL NOT NULL,
-  iterations      INTEGER NOT NULL,
-  tflops          REAL NOT NULL,
-  check_passed    INTEGER NOT NULL CHECK (check_passed IN (0, 1)),
-  measured_at     TEXT NOT NULL,
-  library_version TEXT NOT NULL,
-  kernel_grid     TEXT NOT NULL,
-  gpu_uuid        TEXT NOT NULL,
-  driver_version  INTEGER NOT NULL,
-  runtime_version INTEGER NOT NULL,
-  sm_clock_mhz    INTEGER NOT NULL,
-  mem_clock_mhz   INTEGER NOT NULL,
-  rel_error       REAL NOT NULL DEFAULT 0,
-  host            TEXT NOT NULL DEFAULT '',
-  UNIQUE (device_id, problem_id, kernel, splits, split_mode)
-);
-INSERT INTO measurements_v4 SELECT * FROM measurements;
-DROP TABLE measurements;
-ALTER TABLE measurements_v4 RENAME TO measurements;
-CREATE INDEX measurements_by_problem ON measurements (device_id, problem_id, check_passed, median_us);
-CREATE VIEW best_configs AS
-SELECT d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align,
-       m.kernel, m.splits, m.split_mode, m.median_us, m.tflops, m.measured_at
-FROM measurements m
-JOIN devices d ON d.id = m.device_id
-JOIN problems p ON p.id = m.problem_id
-WHERE m.check_passed = 1
-  AND m.id = (SELECT m2.id FROM measurements m2
-              WHERE m2.device_id = m.device_id AND m2.problem_id = m.problem_id AND m2.check_passed = 1
-              ORDER BY m2.median_us, m2.id LIMIT 1);
-CREATE TABLE pruned_v4 (
-  id          INTEGER PRIMARY KEY,
-  device_id   INTEGER NOT NULL REFERENCES devices (id),
-  problem_id  INTEGER NOT NULL REFERENCES problems (id),
-  kernel      TEXT NOT NULL,
-  splits      INTEGER NOT NULL CHECK (splits >= 1),
-  split_mode  TEXT NOT NULL CHECK (split_mode IN ('none', 'serial', 'parallel', 'atomic')),
-  reason      TEXT NOT NULL,
-  kernel_grid TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  UNIQUE (device_id, problem_id, kernel, splits, split_mode) ON CONFLICT REPLACE
-);
-INSERT INTO pruned_v4 SELECT * FROM pruned;
-DROP TABLE pruned;
-ALTER TABLE pruned_v4 RENAME TO pruned;
-)sql";
-
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "one migration per schema version");
 
 }  // namespace

@@ -11,9 +11,6 @@ enum class SplitKMode : int {
   kNone = 0,      // one block per output tile covers all of K
   kParallel = 1,  // each split writes raw partial sums to a workspace; a second kernel reduces them
   kSerial = 2,    // splits of a tile take turns on C, ordered by a per-tile semaphore, in one kernel
-  kAtomic = 3,    // C = beta * C first (launch_scale_c), then every split adds alpha * its sum into C
-                  // with atomic adds in L2: no second pass, but the order of the additions varies, so
-                  // results are not bitwise reproducible from run to run (cuBLAS's "atomics mode")
 };
 
 /// Leading dimension of the parallel split-k partials (splits x n columns of this many floats): m
@@ -63,16 +60,6 @@ __device__ __forceinline__ void store_scaled4(float* out, float4 sum, float alph
                     alpha * sum.w + beta * c.w);
   }
   *reinterpret_cast<float4*>(out) = v;
-}
-
-/// Four atomic additions at a 16-byte aligned address: one vector reduction in L2 on sm_90 (the
-/// result is not read, so it compiles to a RED), four scalar ones before it.
-__device__ __forceinline__ void atomic_add4(float* out, float4 v) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  atomicAdd(reinterpret_cast<float4*>(out), v);
-#else
-  atomicAdd(out, v.x), atomicAdd(out + 1, v.y), atomicAdd(out + 2, v.z), atomicAdd(out + 3, v.w);
-#endif
 }
 #endif
 

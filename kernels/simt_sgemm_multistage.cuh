@@ -296,9 +296,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of an operand repack (GemmParams::after_previous_kernel):
-  // wait for it before anything is read. Without a prerequisite grid this returns at once. Atomic
-  // split-k's prerequisite is the scaling of C, which only the epilogue touches: it waits there.
-  if (p.mode != SplitKMode::kAtomic) asm volatile("griddepcontrol.wait;" ::: "memory");
+  // wait for it before anything is read. Without a prerequisite grid this returns at once.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
   extern __shared__ float4 smem_vec[];  // float4 so the base is 16-byte aligned
   float* smem_a = reinterpret_cast<float*>(smem_vec);
@@ -474,31 +473,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   float* const out = partial != nullptr ? partial : p.c;
   const int64_t ld = partial != nullptr ? partial_ld(p.m) : p.ldc;
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
-  if (writer && p.mode == SplitKMode::kAtomic) {
-    // Atomic split-k: C already holds beta * C once the launch before this one (launch_scale_c, a
-    // programmatic primary) has finished; waiting only here let the main loop overlap it. A branch of
-    // its own, so the other store paths' code is unchanged (perf_notes.md, changes 53 and 62).
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-    const bool vec = kRowRuns && vec_ok && m0 + BM <= p.m;
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      const int n_idx = col_of(j);
-      if (n_idx >= p.n) continue;
-      float* const col = p.c + static_cast<int64_t>(n_idx) * p.ldc;
-      if (vec) {
-#pragma unroll
-        for (int r = 0; r < TM; r += 4)
-          atomic_add4(col + row_of(r), make_float4(p.alpha * acc[r][j], p.alpha * acc[r + 1][j],
-                                                   p.alpha * acc[r + 2][j], p.alpha * acc[r + 3][j]));
-      } else {
-#pragma unroll
-        for (int i = 0; i < TM; ++i)
-          if (row_of(i) < p.m) atomicAdd(col + row_of(i), p.alpha * acc[i][j]);
-      }
-    }
-  } else if (writer && accumulate_into_c) {
+  if (writer && accumulate_into_c) {
     // Serial split-k after the first split: a column's previous values are loaded (through L2 with
     // .cg: that split wrote them) and folded into acc before any of them is stored, so a column costs
     // one L2 round trip rather than one per element (in one loop a store could alias a later load,

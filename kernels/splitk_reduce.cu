@@ -31,11 +31,6 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 }
 
 __global__ void scale_c_kernel(int m, int n, float beta, float* __restrict__ c, int64_t ldc) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Atomic split-k's GEMM is launched as this kernel's programmatic dependent and reads C only in
-  // its epilogue (after griddepcontrol.wait): let it start at once. No effect without a dependent.
-  asm volatile("griddepcontrol.launch_dependents;");
-#endif
   const int64_t total = static_cast<int64_t>(m) * n;
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {

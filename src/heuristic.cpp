@@ -42,7 +42,7 @@ std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const Devic
     if (occ <= 0) continue;  // registers or shared memory do not fit on this device
     const double copies = repack_estimate_us(kernel.config, problem, model);
     for (const SplitChoice split : split_candidates(kernel.config, problem.m, problem.n, problem.k, limits.sm_count,
-                                                    SplitModes{false, false}))
+                                                    SplitModes::kParallelOnly))
       ranked.push_back(
           {&kernel, split, copies + estimate_us(kernel.config, occ, problem.m, problem.n, problem.k, split, model)});
   }

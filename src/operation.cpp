@@ -102,7 +102,7 @@ namespace {
 // GEMV instances split K only one way: partials, reduced in the same launch by the last block of each
 // row block (simt_sgemv.cuh); a serial request becomes that.
 SplitChoice effective_split(const KernelInstance& kernel, SplitChoice split) {
-  if (kernel.config.is_gemv() && split.mode != SplitKMode::kNone) split.mode = SplitKMode::kParallel;
+  if (kernel.config.is_gemv() && split.mode == SplitKMode::kSerial) split.mode = SplitKMode::kParallel;
   return split;
 }
 }  // namespace
@@ -202,13 +202,6 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
     return cudaErrorInvalidValue;
   p.partials = ws.partials;
   p.semaphores = ws.semaphores;
-  if (p.mode == SplitKMode::kAtomic) {
-    // The splits add into C: set it to beta * C first. The GEMM is that kernel's programmatic
-    // dependent and waits for it only in its epilogue (after a repack too: this launch is ordered
-    // after the transpose, whose output the GEMM reads from the start).
-    if (cudaError_t e = launch_scale_c(p.m, p.n, p.beta, p.c, p.ldc, stream); e != cudaSuccess) return e;
-    p.after_previous_kernel = programmatic_launch_enabled();
-  }
   if (cudaError_t e = kernel.launch(p, stream); e != cudaSuccess) return e;
   if (p.mode == SplitKMode::kParallel && !kernel.config.is_gemv())  // GEMV reduces in its own launch
     return launch_splitk_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
@@ -220,24 +213,17 @@ const char* split_mode_name(SplitKMode mode) {
     case SplitKMode::kNone: return "none";
     case SplitKMode::kParallel: return "parallel";
     case SplitKMode::kSerial: return "serial";
-    case SplitKMode::kAtomic: return "atomic";
   }
   return "unknown";
 }
 
 std::string split_label(SplitChoice split) {
-  const char* letter = split.mode == SplitKMode::kParallel ? "p"
-                       : split.mode == SplitKMode::kSerial ? "s"
-                       : split.mode == SplitKMode::kAtomic ? "a"
-                                                           : "";
+  const char* letter = split.mode == SplitKMode::kParallel ? "p" : split.mode == SplitKMode::kSerial ? "s" : "";
   return std::to_string(split.splits) + letter;
 }
 
 SplitKMode parse_split_mode(std::string_view name) {
-  return name == "serial"     ? SplitKMode::kSerial
-         : name == "parallel" ? SplitKMode::kParallel
-         : name == "atomic"   ? SplitKMode::kAtomic
-                              : SplitKMode::kNone;
+  return name == "serial" ? SplitKMode::kSerial : name == "parallel" ? SplitKMode::kParallel : SplitKMode::kNone;
 }
 
 }  // namespace autogemm

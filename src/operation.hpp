@@ -134,7 +134,7 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& problem, SplitC
 
 /// Key words for logs and the database.
 const char* split_mode_name(SplitKMode mode);
-/// "8p": the split count and the mode's letter (p, s, a; none for kNone), as the tools print it.
+/// "8p": the split count and the mode's letter (p, s; nothing for kNone), as the tools print it.
 std::string split_label(SplitChoice split);
 /// Inverse of split_mode_name; kNone for any other word (database rows are checked on write).
 SplitKMode parse_split_mode(std::string_view name);

@@ -52,9 +52,8 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   for (int s : kSplitCounts) {
     if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
     if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
-    if (modes.serial) out.push_back({s, SplitKMode::kSerial});
+    if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});
     out.push_back({s, SplitKMode::kParallel});
-    if (modes.atomic) out.push_back({s, SplitKMode::kAtomic});
   }
   return out;
 }
@@ -169,10 +168,6 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   if (splits > 1 && split.mode == SplitKMode::kParallel) {
     // Partials written and read back once, plus the reduction launch.
     t += 4.0 * (2.0 * splits + 2.0) * m * n / device.dram_bytes_per_us + 2.5;
-  } else if (splits > 1 && split.mode == SplitKMode::kAtomic) {
-    // Every split's tile added into C in L2 (no read-back pass); C scaled first by a kernel whose
-    // launch the GEMM overlaps.
-    t += 4.0 * splits * m * n / device.l2_bytes_per_us + 0.5;
   } else if (splits > 1 && split.mode == SplitKMode::kSerial) {
     // Splits of a tile take turns on C: a chain of (splits - 1) read-modify-write epilogues.
     t += (splits - 1) * (0.6 + 8.0 * c.bm * c.bn / device.l2_bytes_per_us * device.sm_count / 8.0);

@@ -20,19 +20,16 @@ struct DeviceModel {
 
 DeviceModel device_model(const DeviceLimits& limits);
 
-/// Which split-k reductions a caller considers besides kParallel.
-struct SplitModes {
-  bool serial = true;   // kSerial
-  bool atomic = false;  // kAtomic: only where the caller accepts results that vary from run to run
-};
+/// Which split-k reductions a caller considers.
+enum class SplitModes { kAll, kParallelOnly };
 
 /// Split-k choices worth considering: {1, none} always; more splits only when the output tiles
 /// cannot fill the SMs and K is long enough to give every split several BK steps. The untuned
-/// choice leaves serial out: on the H100 the best parallel candidate beat the best serial one on
-/// every problem measured (docs/kernels.md), and the model cannot see the serial chain's stalls.
-/// The tuner measures every mode it is given.
+/// choice asks for kParallelOnly: on the H100 the best parallel candidate beat the best serial one
+/// on every problem measured (docs/kernels.md), and the model cannot see the serial chain's stalls.
+/// The tuner asks for kAll and measures both.
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
-                                          SplitModes modes = {});
+                                          SplitModes modes = SplitModes::kAll);
 
 /// Estimated time in microseconds. `blocks_per_sm` is the occupancy the device reports (>= 1).
 double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,

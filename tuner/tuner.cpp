@@ -94,8 +94,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
     // K-major operands through repacking copies (operation.hpp), timed with the copies.
     if (!can_implement(k, p, limits_, RepackPolicy::kAllowed)) continue;
     const double repack_us = repack_estimate_us(k.config, p, model_);
-    const auto splits =
-        split_candidates(k.config, cp.m, cp.n, cp.k, limits_.sm_count, {true, options_.atomic_splitk});
+    const auto splits = split_candidates(k.config, cp.m, cp.n, cp.k, limits_.sm_count);
     report.candidates += static_cast<int>(splits.size());
     const int occ = occupancy(i);
     for (const SplitChoice s : splits) {

@@ -36,7 +36,6 @@ struct TuneOptions {
   int refine_instances = 3;     // after the quick pass, every split of this many leading instances too
   int top = 12;                 // quick-pass leaders given full timing
   bool exhaustive = false;      // no cost-model pruning: every candidate checked and fully timed
-  bool atomic_splitk = false;   // also atomic split-k candidates (results vary from run to run)
   double shape_budget_s = 15;   // per problem: stop starting new candidates past this
   int max_candidates = 0;       // per problem: at most this many checked and timed (0 = no cap)
   int quick_reps = 5;

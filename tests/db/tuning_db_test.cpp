@@ -73,12 +73,6 @@ TEST(TuningDb, MigratesVersion1Files) {
   EXPECT_EQ(rows[0].candidate.kernel, "k");
   EXPECT_EQ(rows[0].measurement.rel_error, 0.0);  // columns added by migration 2 take their defaults
   EXPECT_EQ(rows[0].provenance.host, "");
-  // Migration 4 rebuilt the tables: the old row is still the problem's best, and 'atomic' is taken.
-  Entry atomic = sample_entry(1);
-  atomic.candidate.split_mode = "atomic";
-  EXPECT_EQ(db.record({atomic}), 1);
-  EXPECT_EQ(db.entries().size(), 2u);
-  raw_sql(path, "SELECT * FROM best_configs; SELECT * FROM pruned;");
 }
 
 TEST(TuningDb, NewerMeasurementOfTheSameCandidateWins) {

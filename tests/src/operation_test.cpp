@@ -57,21 +57,6 @@ TEST(LaunchParams, SplitGeometryAndUnsplitFallback) {
   EXPECT_EQ(p.k_per_split, 30);
 }
 
-TEST(LaunchParams, AtomicSplitKNeedsNoWorkspaceAndItsNameRoundTrips) {
-  const KernelInstance k = instance(tile64);
-  const GemmProblem pr = problem(128, 128, 1000);
-  EXPECT_EQ(launch_params(k, pr, {4, SplitKMode::kAtomic}).mode, SplitKMode::kAtomic);
-  const WorkspaceNeeds needs = workspace_size(k, pr, {4, SplitKMode::kAtomic});
-  EXPECT_EQ(needs.partial_bytes, 0u);
-  EXPECT_EQ(needs.semaphore_count, 0u);
-  for (const SplitKMode mode : {SplitKMode::kNone, SplitKMode::kParallel, SplitKMode::kSerial, SplitKMode::kAtomic})
-    EXPECT_EQ(parse_split_mode(split_mode_name(mode)), mode) << split_mode_name(mode);
-  // A GEMV reduces in its own launch: an atomic request runs as parallel.
-  EXPECT_EQ(launch_params(instance(gemv_config(64, 8, Op::N, Op::N, 4)), problem(3072, 1, 3072), {8, SplitKMode::kAtomic})
-                .mode,
-            SplitKMode::kParallel);
-}
-
 TEST(LaunchParams, GemvSplitsInParallelModeWithOneCounterPerRowBlock) {
   const KernelInstance k = instance(gemv_config(64, 8, Op::N, Op::N, 4));
   const GemmProblem pr = problem(3072, 1, 3072);

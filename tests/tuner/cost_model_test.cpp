@@ -2,7 +2,6 @@
 // quantization is penalised, and bigger problems cost more.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <utility>
 
 #include "cost_model.hpp"
@@ -27,18 +26,6 @@ TEST(CostModel, SplitsOnlyWhenTilesCannotFillTheSms) {
   EXPECT_GT(small.size(), 1u);
   for (const auto& s : small) EXPECT_LE(s.splits, 4 * 132);
   EXPECT_EQ(split_candidates(k128, 128, 128, 48, 132).size(), 1u);     // K too short: < 4 BK steps per split
-}
-
-TEST(CostModel, AtomicSplitKOnlyWhenAsked) {
-  auto count = [](const std::vector<SplitChoice>& v, SplitKMode mode) {
-    return std::count_if(v.begin(), v.end(), [&](const SplitChoice& s) { return s.mode == mode; });
-  };
-  const auto plain = split_candidates(k128, 128, 128, 32768, 132);
-  EXPECT_EQ(count(plain, SplitKMode::kAtomic), 0);
-  EXPECT_GT(count(plain, SplitKMode::kSerial), 0);
-  const auto atomic = split_candidates(k128, 128, 128, 32768, 132, {false, true});
-  EXPECT_EQ(count(atomic, SplitKMode::kSerial), 0);
-  EXPECT_EQ(count(atomic, SplitKMode::kAtomic), count(atomic, SplitKMode::kParallel));
 }
 
 TEST(CostModel, WaveQuantizationCosts) {

@@ -64,7 +64,6 @@ Command add_bench_command(CLI::App& app) {
     ProblemSelection select;
     std::string json;
     int max_reps = 50;
-    bool cublas_atomics = false;
   };
   auto o = std::make_shared<Opts>();
   sub->add_option("--set", o->select.set, "Named shape set: " + shape_set_list() + " (default: seed)");
@@ -76,8 +75,6 @@ Command add_bench_command(CLI::App& app) {
                   "File of shapes (as gemm-tune tune --shapes; a CSV of column-major problems keeps its own layouts)");
   sub->add_option("--json", o->json, "Also write the results and provenance to this JSON file");
   sub->add_option("--max-reps", o->max_reps, "Timed repetitions at most per measurement")->capture_default_str();
-  sub->add_flag("--cublas-atomics", o->cublas_atomics,
-                "Let cuBLAS use atomics (cublasSetAtomicsMode ALLOWED), as autogemm's atomic split-k does");
   return {sub, [o]() -> int {
     ProblemSelection& sel = o->select;
     if (sel.set.empty() && sel.shapes.empty() && sel.ranges.empty() && sel.shapes_file.empty()) sel.set = "seed";
@@ -99,7 +96,6 @@ Command add_bench_command(CLI::App& app) {
       cublasHandle_t cublas = nullptr;
       check_cublas(cublasCreate(&cublas), "cublasCreate");
       check_cublas(cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");
-      if (o->cublas_atomics) check_cublas(cublasSetAtomicsMode(cublas, CUBLAS_ATOMICS_ALLOWED), "cublasSetAtomicsMode");
       cudaStream_t stream = nullptr;
       cudaStreamCreate(&stream);
       autogemmSetStream(handle, stream);
@@ -186,9 +182,7 @@ Command add_bench_command(CLI::App& app) {
                               {"kernels_compiled", kernel_registry().size()},
                               {"device", device_info(device)},
                               {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3, CUDA events, median; "
-                                         "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH in the same process" +
-                                         std::string(o->cublas_atomics ? ", atomics allowed" : "")},
-                              {"cublas_atomics", o->cublas_atomics},
+                                         "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH in the same process"},
                               {"results", results}};
         std::ofstream f(o->json);
         f << doc.dump(2) << "\n";

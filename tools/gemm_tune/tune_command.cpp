@@ -156,8 +156,6 @@ Command add_tune_command(CLI::App& app) {
                   "(its unsplit one always)")
       ->capture_default_str();
   sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
-  sub->add_flag("--atomic-splitk", o->tune.atomic_splitk,
-                "Also try split-k by atomic adds into C (results then vary in the last bits from run to run)");
   sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
       ->capture_default_str();
   sub->add_option("--max-candidates", o->tune.max_candidates, "Candidates checked per problem at most (0 = no cap)")
