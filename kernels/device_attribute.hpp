@@ -49,4 +49,13 @@ inline bool programmatic_launch_enabled() {
   return allowed && current_device_attribute<cudaDevAttrComputeCapabilityMajor>() >= 9;
 }
 
+/// The launch attribute that makes a launch such a programmatic dependent (ask
+/// programmatic_launch_enabled first). One definition for every launch that overlaps its predecessor.
+inline cudaLaunchAttribute programmatic_dependent_attribute() {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = 1;
+  return attribute;
+}
+
 }  // namespace autogemm

@@ -11,6 +11,7 @@
 
 #include "config_tag.hpp"
 #include "cp_async.cuh"
+#include "device_attribute.hpp"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
 
@@ -579,11 +580,7 @@ cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
     window.val.accessPolicyWindow.hitProp = cudaAccessPropertyStreaming;
     window.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
   }
-  if (p.after_previous_kernel) {
-    cudaLaunchAttribute& programmatic = attrs[count++];
-    programmatic.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    programmatic.val.programmaticStreamSerializationAllowed = 1;
-  }
+  if (p.after_previous_kernel) attrs[count++] = programmatic_dependent_attribute();
   config.attrs = attrs;
   config.numAttrs = count;
   return cudaLaunchKernelEx(&config, kernel, p);

@@ -55,9 +55,7 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   config.gridDim = elementwise_grid(m, n);
   config.blockDim = dim3(256);
   config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
   config.attrs = &attribute;
   config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
   return cudaLaunchKernelEx(&config, splitk_reduce_kernel, partials, splits, m, n, alpha, beta, c, ldc);
