@@ -57,6 +57,12 @@ TEST(LaunchParams, SplitGeometryAndUnsplitFallback) {
   EXPECT_EQ(p.k_per_split, 30);
 }
 
+TEST(LaunchParams, SplitLabelsAsTheToolsPrintThem) {
+  EXPECT_EQ(split_label({8, SplitKMode::kParallel}), "8p");
+  EXPECT_EQ(split_label({3, SplitKMode::kSerial}), "3s");
+  EXPECT_EQ(split_label({1, SplitKMode::kNone}), "1");
+}
+
 TEST(LaunchParams, GemvSplitsInParallelModeWithOneCounterPerRowBlock) {
   const KernelInstance k = instance(gemv_config(64, 8, Op::N, Op::N, 4));
   const GemmProblem pr = problem(3072, 1, 3072);
