@@ -260,8 +260,8 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
 #pragma unroll
       for (int i = 0; i < T; ++i) {
         const float* at = s + (warp_x0 + frag_x<true, kLanes>(i, lane_x)) * (BK + kKMajorPad) + k4 + q;
-        // Scalar by construction: the compiler would merge four adjacent loads into one float4.
-        asm volatile("ld.shared.f32 %0, [%1];"
+        // Scalar by construction: nvcc and ptxas merge adjacent plain loads back into one float4.
+        asm volatile("ld.volatile.shared.f32 %0, [%1];"
                      : "=f"(f[q][i])
                      : "r"(static_cast<unsigned>(__cvta_generic_to_shared(at))));
       }
