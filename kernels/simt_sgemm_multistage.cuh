@@ -250,22 +250,10 @@ inline constexpr int kFragSteps = 4;
 /// one float4 per fragment element, covering the 4 k-steps (rows are 16-byte aligned and the padded
 /// stride keeps 8 adjacent rows on distinct 4-bank groups), so neither layout issues scalar LDS.
 /// kTransposed: an X-major tile written by TransposingLoader (rows permuted, padded stride).
-/// kPerStep (K-major only): one scalar load per element and k-step instead (experiment 64).
-template <int T, int kLanes, int X, int BK, bool kKMajor, bool kTransposed = false, bool kPerStep = false>
+template <int T, int kLanes, int X, int BK, bool kKMajor, bool kTransposed = false>
 __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const float* s, int warp_x0, int lane_x,
                                                int k4) {
-  if constexpr (kKMajor && kPerStep) {
-#pragma unroll
-    for (int q = 0; q < kFragSteps; ++q)
-#pragma unroll
-      for (int i = 0; i < T; ++i) {
-        const float* at = s + (warp_x0 + frag_x<true, kLanes>(i, lane_x)) * (BK + kKMajorPad) + k4 + q;
-        // Scalar by construction: nvcc and ptxas merge adjacent plain loads back into one float4.
-        asm volatile("ld.volatile.shared.f32 %0, [%1];"
-                     : "=f"(f[q][i])
-                     : "r"(static_cast<unsigned>(__cvta_generic_to_shared(at))));
-      }
-  } else if constexpr (kKMajor) {
+  if constexpr (kKMajor) {
 #pragma unroll
     for (int i = 0; i < T; ++i) {
       const float4 v =
@@ -306,10 +294,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   constexpr int kAStage = C.a_stage_floats();
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
-  // Both operands K-major in shared memory: a float4 fragment puts k-step q of every element in a
-  // register = q (mod 4), so with A's operand reused, B's and the accumulator's banks collide on half
-  // the FFMAs whatever the allocation. B read one k-step at a time can take any register (exp. 64).
-  constexpr bool kBPerStep = kAK && kBK;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of an operand repack (GemmParams::after_previous_kernel):
@@ -411,7 +395,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
       const int k4 = slice * kSliceK + kk;
       float fa[kFragSteps][TM], fb[kFragSteps][TN];
       load_fragments<TM, C.lanes_m(), BM, BK, kAK, kAT>(fa, sa, warp_m0, lane_m, k4);
-      load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBT, kBPerStep>(fb, sb, warp_n0, lane_n, k4);
+      load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBT>(fb, sb, warp_n0, lane_n, k4);
 #pragma unroll
       for (int q = 0; q < kFragSteps; ++q) {
         // A K-major fragment arrives as one float4 per element over 4 k-steps, so step q's values of
