@@ -88,22 +88,9 @@ struct KernelConfig {
   constexpr bool transposes_a() const { return a_is_k_major(op_a) && transposable() && ffmas_per_tile() >= 1024; }
   constexpr bool transposes_b() const { return b_is_k_major(op_b) && transposable() && ffmas_per_tile() >= 2048; }
   constexpr bool transposable() const { return family == Family::kGemm && align == 4 && (bk == 8 || bk == 16 || bk == 32); }
-  /// Scalar-class copies that transpose (CopyTransposingLoader): the 4-byte cp.async of a K-major
-  /// tile writes each element straight into the transposed (X-major) shared layout TransposingLoader
-  /// uses — no extra copy and no register, since the scalar class copies element by element anyway.
-  /// cuBLAS's scalar kernels keep both operands X-major in shared memory this way (perf_notes.md,
-  /// experiments 64 and 65).
-  constexpr bool copy_transposes_a() const { return a_is_k_major(op_a) && scalar_transposable(); }
-  constexpr bool copy_transposes_b() const { return b_is_k_major(op_b) && scalar_transposable(); }
-  constexpr bool scalar_transposable() const {
-    return family == Family::kGemm && align == 1 && (bk == 8 || bk == 16 || bk == 32);
-  }
-  /// Whether A / B tiles are stored transposed (X-major) in shared memory, by either kind of copy.
-  constexpr bool a_shared_transposed() const { return transposes_a() || copy_transposes_a(); }
-  constexpr bool b_shared_transposed() const { return transposes_b() || copy_transposes_b(); }
   /// Whether A / B tiles are K-major in shared memory (K-major in memory and not transposed).
-  constexpr bool a_shared_k_major() const { return a_is_k_major(op_a) && !a_shared_transposed(); }
-  constexpr bool b_shared_k_major() const { return b_is_k_major(op_b) && !b_shared_transposed(); }
+  constexpr bool a_shared_k_major() const { return a_is_k_major(op_a) && !transposes_a(); }
+  constexpr bool b_shared_k_major() const { return b_is_k_major(op_b) && !transposes_b(); }
 
   /// Floats of one pipeline stage of A / B in shared memory.
   constexpr int a_stage_floats() const {

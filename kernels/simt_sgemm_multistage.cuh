@@ -154,60 +154,6 @@ class OperandLoader {
   int x_bytes_ = 0;    // X-major: bytes of its vector inside X
 };
 
-/// Scalar-class copies of a K-major operand tile into the transposed (X-major) shared layout that
-/// TransposingLoader writes (row (k % 4) * BK / 4 + k / 4, stride transposed_row_floats): one 4-byte
-/// cp.async per element, as the scalar class issues anyway, each warp instruction reading one 32-byte
-/// sector of 4 rows (experiments 65-65c; lanes along X, 32 rows per instruction, were 10-16% slower).
-template <int X, int BK, int kThreads>
-class CopyTransposingLoader {
-  // Lanes: 8 consecutive k (one 32-byte sector of a K-major row) x 4 rows x per warp instruction.
-  // The rows a thread copies from are fixed for the block: their pointers are worked out once, so a
-  // copy costs one add (experiment 65c; 65b recomputed them per copy, +12% instructions).
-  static constexpr int kStride = transposed_row_floats(X, BK);
-  static constexpr int kIters = X * BK / kThreads;
-  static constexpr int kR = kThreads / 8;  // rows x one pass covers
-  static_assert(BK % 8 == 0 && kThreads % 8 == 0 && (X % kR == 0 || kR % X == 0), "copy layout");
-  static constexpr int kXPasses = X % kR == 0 ? X / kR : 1;  // distinct rows per thread
-  __device__ static constexpr int row(int k) { return (k % 4) * (BK / 4) + k / 4; }
-
- public:
-  __device__ __forceinline__ CopyTransposingLoader(const float* g, int64_t ld, int x0, int x_end, int k_end,
-                                                   int tid)
-      : g_(g), k_end_(k_end) {
-    k_in_ = tid % 8;
-    const int t8 = tid / 8;
-    const int x_first = X % kR == 0 ? t8 : t8 % X;
-    k_block_first_ = X % kR == 0 ? 0 : t8 / X;
-#pragma unroll
-    for (int p = 0; p < kXPasses; ++p) {
-      const int x = x_first + p * kR;
-      in_x_[p] = x0 + x < x_end;
-      rows_[p] = g + static_cast<int64_t>(in_x_[p] ? x0 + x : x0) * ld + k_in_;
-      smem_[p] = row(k_in_) * kStride + x;
-    }
-  }
-
-  __device__ __forceinline__ void load(float* s, int k0) const {
-#pragma unroll
-    for (int it = 0; it < kIters; ++it) {
-      const int p = X % kR == 0 ? it % kXPasses : 0;
-      const int kb = X % kR == 0 ? it / kXPasses : k_block_first_ + it * (kR / X);
-      const int k = kb * 8;  // plus k_in_, folded into rows_ and smem_
-      const bool in = in_x_[p] && k0 + k + k_in_ < k_end_;
-      // row(kb * 8 + k_in) = row(k_in) + 2 * kb: the permuted rows of 8 consecutive k are 2 apart.
-      cp_async_vec<1>(s + smem_[p] + 2 * kb * kStride, in ? rows_[p] + k0 + k : g_, in ? 4 : 0);
-    }
-  }
-
- private:
-  const float* g_;
-  int k_end_;
-  int k_in_ = 0, k_block_first_ = 0;
-  const float* rows_[kXPasses];
-  int smem_[kXPasses];
-  bool in_x_[kXPasses];
-};
-
 /// The copies of one K-major operand tile by one thread, through registers: `fetch` loads the
 /// thread's 16-byte vectors along K (the lanes of a warp cover whole 128-byte rows, as the cp.async
 /// copies do), `store` writes each vector's 4 values to 4 rows of an X-major shared tile. The main
@@ -344,7 +290,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // Transposed through registers (K-major in memory, X-major in shared memory) / K-major in shared
   // memory: the layout rules are KernelConfig's.
   constexpr bool kAT = C.transposes_a(), kBT = C.transposes_b();
-  constexpr bool kAX = C.a_shared_transposed(), kBX = C.b_shared_transposed();  // either kind of copy
   constexpr bool kAK = C.a_shared_k_major(), kBK = C.b_shared_k_major();
   constexpr int kAStage = C.a_stage_floats();
   constexpr int kBStage = C.b_stage_floats();
@@ -390,14 +335,10 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // Operands stored as they are in memory are copied by cp.async (OperandLoader); K-major ones the
   // main loop reads X-major pass through registers (TransposingLoader), one tile ahead: tile kt + 1
   // is fetched before tile kt's FFMAs and stored after them, into a stage no thread reads meanwhile.
-  using LoaderA = std::conditional_t<
-      kAT, TransposingLoader<BM, BK, kThreads>,
-      std::conditional_t<C.copy_transposes_a(), CopyTransposingLoader<BM, BK, kThreads>,
-                         OperandLoader<BM, BK, C.align, kThreads, kAK>>>;
-  using LoaderB = std::conditional_t<
-      kBT, TransposingLoader<BN, BK, kThreads>,
-      std::conditional_t<C.copy_transposes_b(), CopyTransposingLoader<BN, BK, kThreads>,
-                         OperandLoader<BN, BK, C.align, kThreads, kBK>>>;
+  using LoaderA = std::conditional_t<kAT, TransposingLoader<BM, BK, kThreads>,
+                                     OperandLoader<BM, BK, C.align, kThreads, kAK>>;
+  using LoaderB = std::conditional_t<kBT, TransposingLoader<BN, BK, kThreads>,
+                                     OperandLoader<BN, BK, C.align, kThreads, kBK>>;
   LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid);
   LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
   auto load_stage = [&](int kt, int stage) {
@@ -453,8 +394,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     for (int kk = 0; kk < kSliceK; kk += kFragSteps) {
       const int k4 = slice * kSliceK + kk;
       float fa[kFragSteps][TM], fb[kFragSteps][TN];
-      load_fragments<TM, C.lanes_m(), BM, BK, kAK, kAX>(fa, sa, warp_m0, lane_m, k4);
-      load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBX>(fb, sb, warp_n0, lane_n, k4);
+      load_fragments<TM, C.lanes_m(), BM, BK, kAK, kAT>(fa, sa, warp_m0, lane_m, k4);
+      load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBT>(fb, sb, warp_n0, lane_n, k4);
 #pragma unroll
       for (int q = 0; q < kFragSteps; ++q) {
         // A K-major fragment arrives as one float4 per element over 4 k-steps, so step q's values of

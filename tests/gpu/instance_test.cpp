@@ -41,16 +41,12 @@ bool in_covering_subset(size_t index) {
     for (size_t i = 0; i < reg.size(); ++i) {
       const KernelConfig& c = reg[i].config;
       const bool gemm = !c.is_gemv();
-      // Copy path per operand: 0 / 1 cp.async (whole rows per pass or not), 2 transposing through
-      // registers, 3 / 4 scalar copies into the transposed layout (one column per thread or not).
-      auto path = [&](int x, bool k_major, bool transposed, bool copy_transposed) {
-        if (!gemm) return 0;
-        if (transposed) return 2;
-        if (copy_transposed) return c.threads() % x == 0 ? 3 : 4;
-        return copies_whole_rows(x, c.bk, k_major, c.align, c.threads()) ? 1 : 0;
+      // Copy path per operand: 0 / 1 cp.async (whole rows per pass or not), 2 transposing.
+      auto path = [&](int x, bool k_major, bool transposed) {
+        return !gemm ? 0 : transposed ? 2 : copies_whole_rows(x, c.bk, k_major, c.align, c.threads()) ? 1 : 0;
       };
-      const int a_path = path(c.bm, a_is_k_major(c.op_a), c.transposes_a(), c.copy_transposes_a());
-      const int b_path = path(c.bn, b_is_k_major(c.op_b), c.transposes_b(), c.copy_transposes_b());
+      const int a_path = path(c.bm, a_is_k_major(c.op_a), c.transposes_a());
+      const int b_path = path(c.bn, b_is_k_major(c.op_b), c.transposes_b());
       if (seen.insert({static_cast<int>(c.family), static_cast<int>(c.op_a), static_cast<int>(c.op_b), c.align,
                        c.stages, a_path, b_path, c.slices})
               .second)
