@@ -385,6 +385,8 @@ int main() {
       std::printf("  %-22s splits %2d (%3d blocks, %d/SM, %3d regs, %5d B smem)  %7.2f us  %.3fx cuBLAS  %.2fx floor  err %d e-9\n",
                   name, int(grid.y), int(grid.x * grid.y), per_sm, fa.numRegs, smem, us, cublas_us / us, us / floor_us, err);
     };
+    // Each name is made from the template arguments, so a name cannot disagree with its kernel.
+#define REGS(NC, R, U, MINB) variant("nc" #NC " r" #R " u" #U " minb" #MINB, skinny<NC, R, U, MINB>, R, splits)
     // Ring bytes: S stages x U k-steps x 256 threads x R floats.
 #define RING(NC, R, U, S, MINB) \
   variant("ring nc" #NC " r" #R " u" #U " s" #S " minb" #MINB, skinny_ring<NC, R, U, S, MINB>, R, splits, S * U * kThreads * R * 4)
@@ -393,9 +395,9 @@ int main() {
     // Run 1 (registers) took splits up to 22, run 2 (the ring) up to 16: 22 lost everywhere.
     for (int splits : {4, 6, 8, 11, 16, 22}) {
       if (p.n <= 8) {
-        variant("nc8 r4 u4 minb2", skinny<8, 4, 4, 2>, 4, splits);
-        variant("nc8 r4 u8 minb2", skinny<8, 4, 8, 2>, 4, splits);
-        variant("nc8 r4 u8 minb3", skinny<8, 4, 8, 3>, 4, splits);
+        REGS(8, 4, 4, 2);
+        REGS(8, 4, 8, 2);
+        REGS(8, 4, 8, 3);
         PIPE(8, 4, 4, 2);
         PIPE(8, 4, 8, 2);
         RING(8, 4, 2, 4, 2);
@@ -403,12 +405,12 @@ int main() {
         RING(8, 4, 2, 6, 2);
         RING(8, 4, 2, 3, 3);
       } else if (p.n <= 16) {
-        variant("nc16 r4 u2 minb2", skinny<16, 4, 2, 2>, 4, splits);
-        variant("nc16 r4 u4 minb2", skinny<16, 4, 4, 2>, 4, splits);
-        variant("nc16 r4 u8 minb2", skinny<16, 4, 8, 2>, 4, splits);
-        variant("nc16 r2 u4 minb3", skinny<16, 2, 4, 3>, 2, splits);
-        variant("nc16 r2 u8 minb3", skinny<16, 2, 8, 3>, 2, splits);
-        variant("nc16 r4 u4 minb1", skinny<16, 4, 4, 1>, 4, splits);
+        REGS(16, 4, 2, 2);
+        REGS(16, 4, 4, 2);
+        REGS(16, 4, 8, 2);
+        REGS(16, 2, 4, 3);
+        REGS(16, 2, 8, 3);
+        REGS(16, 4, 4, 1);
         PIPE(16, 4, 2, 2);
         PIPE(16, 4, 4, 2);
         PIPE(16, 2, 4, 3);
@@ -423,10 +425,10 @@ int main() {
         RING(16, 4, 4, 8, 1);
         RING(16, 2, 4, 8, 2);
       } else {
-        variant("nc32 r2 u4 minb2", skinny<32, 2, 4, 2>, 2, splits);
-        variant("nc32 r2 u8 minb2", skinny<32, 2, 8, 2>, 2, splits);
-        variant("nc32 r4 u4 minb1", skinny<32, 4, 4, 1>, 4, splits);
-        variant("nc32 r2 u4 minb1", skinny<32, 2, 4, 1>, 2, splits);
+        REGS(32, 2, 4, 2);
+        REGS(32, 2, 8, 2);
+        REGS(32, 4, 4, 1);
+        REGS(32, 2, 4, 1);
         PIPE(32, 2, 2, 2);
         PIPE(32, 2, 4, 2);
         RING(32, 2, 2, 4, 2);
