@@ -300,6 +300,11 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // wait for it before anything is read. Without a prerequisite grid this returns at once.
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
+#ifdef AUTOGEMM_BLOCK_PROBE
+  // Timeline probes for experiment tools only (tools/experiments/block_timeline.cu defines the macro
+  // before including this header); library builds compile none of them.
+  AUTOGEMM_BLOCK_PROBE(0);
+#endif
   extern __shared__ float4 smem_vec[];  // float4 so the base is 16-byte aligned
   float* smem_a = reinterpret_cast<float*>(smem_vec);
   float* smem_b = smem_a + S * kAStage;
@@ -423,6 +428,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     }
   }
   cp_async_wait<0>();
+#ifdef AUTOGEMM_BLOCK_PROBE
+  AUTOGEMM_BLOCK_PROBE(1);
+#endif
 
   if constexpr (C.slices > 1) {
     // Slices 1.. hand their accumulators to slice 0 through the pipeline's shared memory, laid out
@@ -543,6 +551,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
       turn.store(split == p.splits - 1 ? 0 : split + 1, cuda::memory_order_release);
     }
   }
+#ifdef AUTOGEMM_BLOCK_PROBE
+  AUTOGEMM_BLOCK_PROBE(2);
+#endif
 }
 
 /// Raises the block's dynamic shared-memory limit once per device, then launches, with an L2 access
