@@ -524,6 +524,22 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         }
       }
     }
+  } else if (writer && kRowRuns && vec_ok && partial != nullptr) {
+    // The same float4 runs on a tile that overhangs m, for split-k partials only: their columns hold
+    // partial_ld(m) rows (m rounded up to 4), so a run that starts inside m fits in its column, and
+    // the reduction never reads the rows past m. The scalar path below wrote a quarter of each
+    // sector per store, and its blocks ended the launch (docs/perf_notes.md, measurement 68).
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const int n_idx = col_of(j);
+      if (n_idx >= p.n) continue;
+      float* const col = out + static_cast<int64_t>(n_idx) * ld;
+#pragma unroll
+      for (int r = 0; r < TM; r += 4) {
+        if (row_of(r) < p.m)
+          *reinterpret_cast<float4*>(col + row_of(r)) = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
+      }
+    }
   } else if (writer) {
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
