@@ -540,6 +540,27 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
           *reinterpret_cast<float4*>(col + row_of(r)) = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
       }
     }
+  } else if (writer && kRowRuns && vec_ok) {
+    // C on a tile that overhangs m: float4 runs where a run lies inside m, single elements in the
+    // run m cuts (C's rows past m are the caller's).
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      const int n_idx = col_of(j);
+      if (n_idx >= p.n) continue;
+      float* const col = p.c + static_cast<int64_t>(n_idx) * p.ldc;
+#pragma unroll
+      for (int r = 0; r < TM; r += 4) {
+        const int row = row_of(r);
+        if (row + 4 <= p.m) {
+          store_scaled4(col + row, make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]), p.alpha,
+                        p.beta);
+        } else {
+#pragma unroll
+          for (int q = 0; q < 4; ++q)
+            if (row + q < p.m) store_scaled(col + row + q, acc[r + q][j], p.alpha, p.beta);
+        }
+      }
+    }
   } else if (writer) {
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
