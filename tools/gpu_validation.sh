@@ -13,9 +13,11 @@
 #   step's database, then benchmarked with it; profile (after tune): Nsight Compute sections of the
 #   tuned 3072^3 kernel; stream: tools/experiments/stream_read.cu, the streaming-read floor of a GEMV;
 #   skinny: tools/experiments/skinny_stream.cu (experiment 59); tensor_cores:
-#   tools/experiments/tensor_core_bound.cu, cuBLAS TF32 against pedantic FP32 (measurement 60).
+#   tools/experiments/tensor_core_bound.cu, cuBLAS TF32 against pedantic FP32 (measurement 60);
+#   timeline: tools/experiments/block_timeline.cu, when each block of a split-k launch starts and ends
+#   (measurement 68).
 #   steps: info tests sanitize selfcheck bench tune exhaustive overhead fallback fallback_exhaustive
-#   perf profile stream skinny tensor_cores (default: the first five)
+#   perf profile stream skinny tensor_cores timeline (default: the first five)
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -75,6 +77,8 @@ for step in "${steps[@]}"; do
       run skinny_stream "$build/tools/skinny_stream" ;;
     tensor_cores)
       run tensor_core_bound "$build/tools/tensor_core_bound" ;;
+    timeline)
+      run block_timeline "$build/tools/block_timeline" ;;
     overhead)
       run overhead "$build/tools/gemm-tune" overhead --json "$out/overhead.json" ;;
     fallback)

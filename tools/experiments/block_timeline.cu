@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "experiment_check.hpp"
+#include "experiment_timing.hpp"
 
 namespace probe {
 constexpr int kMaxBlocks = 4096;
@@ -163,9 +164,8 @@ int timeline(const char* name, GemmParams p, void* flush, size_t flush_bytes, in
 }  // namespace
 
 int main() {
-  int l2 = 0;
-  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  const size_t flush_bytes = 2 * static_cast<size_t>(l2);
+  const size_t flush_bytes = l2_flush_bytes();
+  if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;
   void* flush = nullptr;
   CHECK(cudaMalloc(&flush, flush_bytes));
   // 127x3001x1531 row-major, as the column-major `nt` call: m = 3001, n = 127, k = 1531; A is m x k

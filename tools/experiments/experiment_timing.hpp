@@ -8,6 +8,13 @@
 #include <algorithm>
 #include <vector>
 
+/// Bytes of the benchmark's L2 flush on device 0 (a memset of twice the L2; 0 if the query fails).
+inline size_t l2_flush_bytes() {
+  int l2 = 0;
+  if (cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0) != cudaSuccess) return 0;
+  return 2 * static_cast<size_t>(l2);
+}
+
 /// The kept repetitions' times in microseconds, sorted (median: v[v.size() / 2], fastest: v[0]).
 template <class Flush, class Launch>
 std::vector<float> sorted_times_us(Flush flush, Launch launch, int runs, int warmup) {

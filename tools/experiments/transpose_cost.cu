@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "experiment_check.hpp"
+#include "experiment_timing.hpp"
 
 constexpr int kTile = 32, kRowsPerPass = 8;
 
@@ -31,9 +32,8 @@ __global__ void transpose(const float* __restrict__ in, float* __restrict__ out,
 }
 
 int main() {
-  int l2 = 0;
-  CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
-  const size_t flush_bytes = 2 * static_cast<size_t>(l2);
+  const size_t flush_bytes = l2_flush_bytes();
+  if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;
   void* flush = nullptr;
   CHECK(cudaMalloc(&flush, flush_bytes));
   cudaEvent_t start, stop;
