@@ -537,7 +537,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 #pragma unroll
       for (int r = 0; r < TM; r += 4) {
         if (row_of(r) < p.m)
-          *reinterpret_cast<float4*>(col + row_of(r)) = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
+          *reinterpret_cast<float4*>(col + row_of(r)) =
+              make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
       }
     }
   } else if (writer && kRowRuns && vec_ok) {
