@@ -395,12 +395,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 
     const float* sa = smem_a + (kt % S) * kAStage;
     const float* sb = smem_b + (kt % S) * kBStage;
-#ifndef AUTOGEMM_KGROUP_UNROLL
 #pragma unroll
-#else
-    // Experiment builds only (perf_notes.md, experiment 71): groups of four k-steps per loop body.
-#pragma unroll(AUTOGEMM_KGROUP_UNROLL)
-#endif
     for (int kk = 0; kk < kSliceK; kk += kFragSteps) {
       const int k4 = slice * kSliceK + kk;
       float fa[kFragSteps][TM], fb[kFragSteps][TN];
