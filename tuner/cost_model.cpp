@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace autogemm {
 
@@ -49,7 +50,15 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   }
   const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   if (tiles >= sm_count) return out;
-  for (int s : kSplitCounts) {
+  // With the fixed counts, the counts that fill b blocks on every SM exactly (floor(b * SMs / tiles),
+  // b = 1..4 resident blocks per SM), whatever the instance's occupancy turns out to be: 12 tiles
+  // of 256x128 fill 132 SMs with 11 splits, not 10 or 12 (docs/perf_notes.md, change 72).
+  std::vector<int> counts(std::begin(kSplitCounts), std::end(kSplitCounts));
+  for (long b = 1; b <= 4; ++b) counts.push_back(static_cast<int>(b * sm_count / tiles));
+  std::sort(counts.begin(), counts.end());
+  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+  for (int s : counts) {
+    if (s < 2) continue;
     if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
     if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
     if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});
