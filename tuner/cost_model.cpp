@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 
 namespace autogemm {
 
@@ -31,7 +30,9 @@ DeviceModel device_model(const DeviceLimits& limits) {
 namespace {
 // Split counts offered, in increasing order. 5 and 10 let a grid of a few dozen tiles come closer
 // to one block per SM (127x3001x1531 `tn`/`tt`: 24 tiles of 128x128 x 5 splits = 120 of 132 SMs
-// ran 1.6-2.3% faster than 4 splits; docs/perf_notes.md, change 35).
+// ran 1.6-2.3% faster than 4 splits; docs/perf_notes.md, change 35). Adding the counts that fill
+// b = 1..4 blocks on every SM exactly (11 for 12 tiles) changed no winner, only added candidates
+// to time (change 72).
 constexpr int kSplitCounts[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64};
 }  // namespace
 
@@ -50,15 +51,7 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   }
   const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   if (tiles >= sm_count) return out;
-  // With the fixed counts, the counts that fill b blocks on every SM exactly (floor(b * SMs / tiles),
-  // b = 1..4 resident blocks per SM), whatever the instance's occupancy turns out to be: 12 tiles
-  // of 256x128 fill 132 SMs with 11 splits, not 10 or 12 (docs/perf_notes.md, change 72).
-  std::vector<int> counts(std::begin(kSplitCounts), std::end(kSplitCounts));
-  for (long b = 1; b <= 4; ++b) counts.push_back(static_cast<int>(b * sm_count / tiles));
-  std::sort(counts.begin(), counts.end());
-  counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-  for (int s : counts) {
-    if (s < 2) continue;
+  for (int s : kSplitCounts) {
     if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
     if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
     if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});

@@ -28,22 +28,6 @@ TEST(CostModel, SplitsOnlyWhenTilesCannotFillTheSms) {
   EXPECT_EQ(split_candidates(k128, 128, 128, 48, 132).size(), 1u);     // K too short: < 4 BK steps per split
 }
 
-TEST(CostModel, SplitCountsIncludeThoseThatFillTheSmsExactly) {
-  // 127x3001x1531 on 256x128 tiles: 12 tiles; 11 splits put one block on each of 132 SMs, 22 two.
-  const KernelConfig k256{256, 128, 8, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 1};
-  const auto splits = split_candidates(k256, 3001, 127, 1531, 132);
-  auto has = [&](int count) {
-    for (const auto& s : splits)
-      if (s.splits == count && s.mode == SplitKMode::kParallel) return true;
-    return false;
-  };
-  EXPECT_TRUE(has(10));  // the fixed counts stay
-  EXPECT_TRUE(has(11));
-  EXPECT_TRUE(has(22));
-  EXPECT_FALSE(has(9));  // neither fixed nor filling
-  for (size_t i = 1; i + 1 < splits.size(); ++i) EXPECT_LE(splits[i].splits, splits[i + 1].splits);  // increasing
-}
-
 TEST(CostModel, WaveQuantizationCosts) {
   const DeviceModel d = h100_like();
   // 132 tiles fill one wave at occupancy 1; 133 need a second.
