@@ -33,6 +33,11 @@ constexpr int transposed_row_floats(int x, int bk) {
   return 4 * (p + ((want - p % 8) % 8 + 8) % 8);
 }
 
+/// Row padding, in floats, of an X-major shared tile written by copy-transposing 4-byte copies (see
+/// KernelConfig::copy_transposes_a / copy_transposes_b): with X a multiple of 16 the stride X + 4 puts
+/// the 8 k-rows x 4 adjacent x of one copy instruction on 32 distinct banks.
+inline constexpr int kCopyTransposePad = 4;
+
 /// Largest dynamic shared memory any supported architecture grants one block (sm_90: 227 KiB).
 /// The device's own limit is checked again at run time.
 inline constexpr int kMaxSharedBytesAnyArch = 227 * 1024;
@@ -88,17 +93,30 @@ struct KernelConfig {
   constexpr bool transposes_a() const { return a_is_k_major(op_a) && transposable() && ffmas_per_tile() >= 1024; }
   constexpr bool transposes_b() const { return b_is_k_major(op_b) && transposable() && ffmas_per_tile() >= 2048; }
   constexpr bool transposable() const { return family == Family::kGemm && align == 4 && (bk == 8 || bk == 16 || bk == 32); }
+  /// Copy-transposing copies (CopyTransposingLoader in simt_sgemm_multistage.cuh): the scalar class
+  /// copies element by element anyway, so its 4-byte cp.async of a K-major tile can write each element
+  /// straight into an X-major shared tile (rows X + kCopyTransposePad apart), which the main loop
+  /// reads as it reads `nt` tiles. Each copy instruction covers 8 consecutive k (one 32-byte sector)
+  /// of 4 adjacent rows, as cuBLAS's scalar kernels do (docs/perf_notes.md, experiments 64-65c and
+  /// 73); that needs the threads / 8 rows of one pass to divide X.
+  constexpr bool copy_transposes_a() const { return a_is_k_major(op_a) && copy_transposable(bm); }
+  constexpr bool copy_transposes_b() const { return b_is_k_major(op_b) && copy_transposable(bn); }
+  constexpr bool copy_transposable(int x) const {
+    return family == Family::kGemm && align == 1 && bk % 8 == 0 && x % 16 == 0 && x % (threads() / 8) == 0;
+  }
   /// Whether A / B tiles are K-major in shared memory (K-major in memory and not transposed).
-  constexpr bool a_shared_k_major() const { return a_is_k_major(op_a) && !transposes_a(); }
-  constexpr bool b_shared_k_major() const { return b_is_k_major(op_b) && !transposes_b(); }
+  constexpr bool a_shared_k_major() const { return a_is_k_major(op_a) && !transposes_a() && !copy_transposes_a(); }
+  constexpr bool b_shared_k_major() const { return b_is_k_major(op_b) && !transposes_b() && !copy_transposes_b(); }
 
   /// Floats of one pipeline stage of A / B in shared memory.
   constexpr int a_stage_floats() const {
     if (a_shared_k_major()) return bm * (bk + kKMajorPad);
+    if (copy_transposes_a()) return bk * (bm + kCopyTransposePad);
     return bk * (a_is_k_major(op_a) ? transposed_row_floats(bm, bk) : bm);
   }
   constexpr int b_stage_floats() const {
     if (b_shared_k_major()) return bn * (bk + kKMajorPad);
+    if (copy_transposes_b()) return bk * (bn + kCopyTransposePad);
     return bk * (b_is_k_major(op_b) ? transposed_row_floats(bn, bk) : bn);
   }
   /// Floats of the sliced-K reduction: the accumulators of slices 1.. (the pipeline's tiles are

@@ -154,6 +154,69 @@ class OperandLoader {
   int x_bytes_ = 0;    // X-major: bytes of its vector inside X
 };
 
+/// The copies of one K-major operand tile by one thread of a scalar-class instance, straight into an
+/// X-major shared tile (KernelConfig::copy_transposes_a / copy_transposes_b): one 4-byte cp.async per
+/// element, as the scalar class issues anyway, so the main loop reads the tile as it reads `nt` tiles,
+/// without the register-bank conflicts of K-major fragments. The lanes of a warp cover 8 consecutive
+/// k (one 32-byte sector of a row) of 4 adjacent rows: each copy instruction reads 4 sectors and, at
+/// the row stride X + kCopyTransposePad, writes 32 distinct banks. A thread copies rows x_first +
+/// p * kRowStep at k offsets k_in + 8 * kb, so interior tiles walk one pointer as OperandLoader's
+/// K-major copies do, with no test per copy (experiments 65b-65c tested every copy and wrote a
+/// permuted layout with 4-way bank conflicts: perf_notes.md, experiment 73).
+template <int X, int BK, int kThreads>
+class CopyTransposingLoader {
+  static constexpr int kRowStep = kThreads / 8;  // rows one pass of the block covers
+  static constexpr int kRows = X / kRowStep;     // rows per thread
+  static constexpr int kSteps = BK / 8;          // copies per row and thread
+  static constexpr int kStride = X + kCopyTransposePad;
+  static_assert(BK % 8 == 0 && X % kRowStep == 0, "KernelConfig::copy_transposable");
+
+ public:
+  __device__ __forceinline__ CopyTransposingLoader(const float* g, int64_t ld, int x0, int x_end, int k_end,
+                                                   int tid)
+      : g_(g), k_end_(k_end) {
+    const int k_in = tid % 8, x_first = tid / 8;
+    base_ = g + static_cast<int64_t>(x0 + x_first) * ld + k_in;
+    row_step_ = static_cast<int64_t>(kRowStep) * ld;
+    rows_in_x_ = ceil_div(x_end - x0 - x_first, kRowStep);  // its rows p < this are inside X
+    k_first_ = k_in;
+    smem_offset_ = k_in * kStride + x_first;
+  }
+
+  /// Issues the copies of the BK slice starting at k0 into shared tile `s`.
+  __device__ __forceinline__ void load(float* s, int k0) const {
+    const float* src = base_ + k0;
+    float* dst = s + smem_offset_;
+    if (rows_in_x_ >= kRows && k0 + BK <= k_end_) {
+#pragma unroll
+      for (int p = 0; p < kRows; ++p) {
+#pragma unroll
+        for (int kb = 0; kb < kSteps; ++kb) cp_async_vec<1>(dst + kb * 8 * kStride + p * kRowStep, src + kb * 8, 4);
+        src += row_step_;
+      }
+      return;
+    }
+    // Edge tile: copy (p, kb) lies inside iff its row is inside X and its k before k_end.
+    const int k_left = k_end_ - k0 - k_first_;
+#pragma unroll
+    for (int p = 0; p < kRows; ++p) {
+#pragma unroll
+      for (int kb = 0; kb < kSteps; ++kb) {
+        const bool in = p < rows_in_x_ && kb * 8 < k_left;
+        cp_async_vec<1>(dst + kb * 8 * kStride + p * kRowStep, in ? src + kb * 8 : g_, in ? 4 : 0);
+      }
+      src += row_step_;
+    }
+  }
+
+ private:
+  const float* g_;
+  int k_end_;
+  const float* base_;  // this thread's first copy at k = 0
+  int64_t row_step_;
+  int rows_in_x_, k_first_, smem_offset_;
+};
+
 /// The copies of one K-major operand tile by one thread, through registers: `fetch` loads the
 /// thread's 16-byte vectors along K (the lanes of a warp cover whole 128-byte rows, as the cp.async
 /// copies do), `store` writes each vector's 4 values to 4 rows of an X-major shared tile. The main
@@ -249,8 +312,9 @@ inline constexpr int kFragSteps = 4;
 /// i of k-step k4 + q. X-major tiles: one float4 per 4 fragment elements and k-step. K-major tiles:
 /// one float4 per fragment element, covering the 4 k-steps (rows are 16-byte aligned and the padded
 /// stride keeps 8 adjacent rows on distinct 4-bank groups), so neither layout issues scalar LDS.
-/// kTransposed: an X-major tile written by TransposingLoader (rows permuted, padded stride).
-template <int T, int kLanes, int X, int BK, bool kKMajor, bool kTransposed = false>
+/// kTransposed: an X-major tile written by TransposingLoader (rows permuted, padded stride);
+/// kPadded: one written by CopyTransposingLoader (rows in k order, X + kCopyTransposePad apart).
+template <int T, int kLanes, int X, int BK, bool kKMajor, bool kTransposed = false, bool kPadded = false>
 __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const float* s, int warp_x0, int lane_x,
                                                int k4) {
   if constexpr (kKMajor) {
@@ -265,7 +329,7 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
     }
   } else {
     // Row of k-step k4 + q (k4 a multiple of 4) and the row stride.
-    constexpr int kStride = kTransposed ? transposed_row_floats(X, BK) : X;
+    constexpr int kStride = kTransposed ? transposed_row_floats(X, BK) : X + (kPadded ? kCopyTransposePad : 0);
     auto row = [&](int q) { return kTransposed ? q * (BK / 4) + k4 / 4 : k4 + q; };
 #pragma unroll
     for (int q = 0; q < kFragSteps; ++q)
@@ -291,6 +355,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // memory: the layout rules are KernelConfig's.
   constexpr bool kAT = C.transposes_a(), kBT = C.transposes_b();
   constexpr bool kAK = C.a_shared_k_major(), kBK = C.b_shared_k_major();
+  constexpr bool kACT = C.copy_transposes_a(), kBCT = C.copy_transposes_b();  // scalar class, see the loader
   constexpr int kAStage = C.a_stage_floats();
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
@@ -340,10 +405,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // Operands stored as they are in memory are copied by cp.async (OperandLoader); K-major ones the
   // main loop reads X-major pass through registers (TransposingLoader), one tile ahead: tile kt + 1
   // is fetched before tile kt's FFMAs and stored after them, into a stage no thread reads meanwhile.
-  using LoaderA = std::conditional_t<kAT, TransposingLoader<BM, BK, kThreads>,
-                                     OperandLoader<BM, BK, C.align, kThreads, kAK>>;
-  using LoaderB = std::conditional_t<kBT, TransposingLoader<BN, BK, kThreads>,
-                                     OperandLoader<BN, BK, C.align, kThreads, kBK>>;
+  using LoaderA = std::conditional_t<
+      kAT, TransposingLoader<BM, BK, kThreads>,
+      std::conditional_t<kACT, CopyTransposingLoader<BM, BK, kThreads>, OperandLoader<BM, BK, C.align, kThreads, kAK>>>;
+  using LoaderB = std::conditional_t<
+      kBT, TransposingLoader<BN, BK, kThreads>,
+      std::conditional_t<kBCT, CopyTransposingLoader<BN, BK, kThreads>, OperandLoader<BN, BK, C.align, kThreads, kBK>>>;
   LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid);
   LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
   auto load_stage = [&](int kt, int stage) {
@@ -399,8 +466,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     for (int kk = 0; kk < kSliceK; kk += kFragSteps) {
       const int k4 = slice * kSliceK + kk;
       float fa[kFragSteps][TM], fb[kFragSteps][TN];
-      load_fragments<TM, C.lanes_m(), BM, BK, kAK, kAT>(fa, sa, warp_m0, lane_m, k4);
-      load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBT>(fb, sb, warp_n0, lane_n, k4);
+      load_fragments<TM, C.lanes_m(), BM, BK, kAK, kAT, kACT>(fa, sa, warp_m0, lane_m, k4);
+      load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBT, kBCT>(fb, sb, warp_n0, lane_n, k4);
 #pragma unroll
       for (int q = 0; q < kFragSteps; ++q) {
         // A K-major fragment arrives as one float4 per element over 4 k-steps, so step q's values of

@@ -25,9 +25,9 @@ struct Case {
 // AUTOGEMM_TEST_SANITIZER=1 (for compute-sanitizer runs, which are 10-100x slower): test only the
 // first instance of each (family, layout, alignment, stages, copy path of A and of B, k-slices) class,
 // and skip the 1000^3 case. That still covers every layout, alignment class, stage count, split-k
-// path, the three copy paths of an operand (cp.async by whole rows or not, copies_whole_rows; the
-// transposing copy through registers, KernelConfig::transposes_a / transposes_b) and the sliced-K
-// exchange.
+// path, the four copy paths of an operand (cp.async by whole rows or not, copies_whole_rows; the
+// transposing copy through registers, KernelConfig::transposes_a / transposes_b; the scalar class's
+// copy-transposing cp.async, copy_transposes_a / copy_transposes_b) and the sliced-K exchange.
 bool sanitizer_mode() {
   const char* v = std::getenv("AUTOGEMM_TEST_SANITIZER");
   return v != nullptr && std::string(v) == "1";
@@ -41,12 +41,16 @@ bool in_covering_subset(size_t index) {
     for (size_t i = 0; i < reg.size(); ++i) {
       const KernelConfig& c = reg[i].config;
       const bool gemm = !c.is_gemv();
-      // Copy path per operand: 0 / 1 cp.async (whole rows per pass or not), 2 transposing.
-      auto path = [&](int x, bool k_major, bool transposed) {
-        return !gemm ? 0 : transposed ? 2 : copies_whole_rows(x, c.bk, k_major, c.align, c.threads()) ? 1 : 0;
+      // Copy path per operand: 0 / 1 cp.async (whole rows per pass or not), 2 transposing through
+      // registers, 3 copy-transposing (scalar class).
+      auto path = [&](int x, bool k_major, bool transposed, bool copy_transposed) {
+        if (!gemm) return 0;
+        if (transposed) return 2;
+        if (copy_transposed) return 3;
+        return copies_whole_rows(x, c.bk, k_major, c.align, c.threads()) ? 1 : 0;
       };
-      const int a_path = path(c.bm, a_is_k_major(c.op_a), c.transposes_a());
-      const int b_path = path(c.bn, b_is_k_major(c.op_b), c.transposes_b());
+      const int a_path = path(c.bm, a_is_k_major(c.op_a), c.transposes_a(), c.copy_transposes_a());
+      const int b_path = path(c.bn, b_is_k_major(c.op_b), c.transposes_b(), c.copy_transposes_b());
       if (seen.insert({static_cast<int>(c.family), static_cast<int>(c.op_a), static_cast<int>(c.op_b), c.align,
                        c.stages, a_path, b_path, c.slices})
               .second)

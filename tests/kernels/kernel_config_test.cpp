@@ -178,10 +178,16 @@ TEST(KernelConfig, SharedBytesFollowLayouts) {
   ASSERT_TRUE(wide_nn.transposes_b());
   EXPECT_FALSE(wide_nn.transposes_a());  // A is M-major: nothing to transpose
   EXPECT_EQ(wide_nn.shared_bytes(), 3 * (32 * 128 + 32 * transposed_row_floats(128, 32)) * 4);
-  // The scalar class keeps its cp.async copies, so its K-major tiles stay K-major.
+  // The scalar class's 4-byte copies write a K-major tile X-major themselves, rows X + pad apart
+  // (KernelConfig::copy_transposes_b), where a pass of the block's rows (threads / 8) divides X.
   const KernelConfig wide_nn_scalar{128, 128, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 1};
   EXPECT_FALSE(wide_nn_scalar.transposes_b());
-  EXPECT_EQ(wide_nn_scalar.shared_bytes(), 3 * (32 * 128 + 128 * (32 + kKMajorPad)) * 4);
+  ASSERT_TRUE(wide_nn_scalar.copy_transposes_b());
+  EXPECT_FALSE(wide_nn_scalar.b_shared_k_major());
+  EXPECT_EQ(wide_nn_scalar.shared_bytes(), 3 * (32 * 128 + 32 * (128 + kCopyTransposePad)) * 4);
+  const KernelConfig tn_scalar{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::T, Op::N, 1};  // 64 threads: 8 rows a pass
+  EXPECT_TRUE(tn_scalar.copy_transposes_a() && tn_scalar.copy_transposes_b());
+  EXPECT_EQ(tn_scalar.shared_bytes(), 2 * (8 * (64 + kCopyTransposePad) + 8 * (32 + kCopyTransposePad)) * 4);
   // Sliced K reuses the pipeline's memory for the other slices' accumulators, which may need more.
   const KernelConfig sliced{64, 32, 8, 32, 32, 8, 4, 2, 1, Op::N, Op::T, 4, Family::kGemm, 2};
   EXPECT_EQ(sliced.shared_bytes(), 64 * 32 * 4);
