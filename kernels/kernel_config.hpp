@@ -97,8 +97,8 @@ struct KernelConfig {
   /// copies element by element anyway, so its 4-byte cp.async of a K-major tile can write each element
   /// straight into an X-major shared tile (rows X + kCopyTransposePad apart), which the main loop
   /// reads as it reads `nt` tiles. Each copy instruction covers 8 consecutive k (one 32-byte sector)
-  /// of 4 adjacent rows, as cuBLAS's scalar kernels do (docs/perf_notes.md, experiments 64-65c and
-  /// 73); that needs the threads / 8 rows of one pass to divide X.
+  /// of 4 adjacent rows, as cuBLAS's scalar kernels do (docs/perf_notes.md, experiments 64-65c,
+  /// change 73: the K-major scalar tiles 2-16% faster); that needs threads / 8 rows per pass to divide X.
   constexpr bool copy_transposes_a() const { return a_is_k_major(op_a) && copy_transposable(bm); }
   constexpr bool copy_transposes_b() const { return b_is_k_major(op_b) && copy_transposable(bn); }
   constexpr bool copy_transposable(int x) const {

@@ -162,7 +162,7 @@ class OperandLoader {
 /// the row stride X + kCopyTransposePad, writes 32 distinct banks. A thread copies rows x_first +
 /// p * kRowStep at k offsets k_in + 8 * kb, so interior tiles walk one pointer as OperandLoader's
 /// K-major copies do, with no test per copy (experiments 65b-65c tested every copy and wrote a
-/// permuted layout with 4-way bank conflicts: perf_notes.md, experiment 73).
+/// permuted layout with 4-way bank conflicts: perf_notes.md, change 73).
 template <int X, int BK, int kThreads>
 class CopyTransposingLoader {
   static constexpr int kRowStep = kThreads / 8;  // rows one pass of the block covers
