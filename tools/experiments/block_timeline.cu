@@ -105,6 +105,8 @@ int timeline(const char* name, GemmParams p, void* flush, size_t flush_bytes, in
     }
     per_run.push_back(run);
   }
+  CHECK(cudaEventDestroy(e0));
+  CHECK(cudaEventDestroy(e1));
   // Per block: medians over the runs (a block's SM may change from run to run; by-SM means use each run).
   std::vector<Block> med(blocks);
   std::map<unsigned, std::vector<double>> by_sm;
