@@ -106,16 +106,14 @@ class OperandLoader {
     }
   }
 
-  /// Issues the copies of the BK slice starting at k0 into shared tile `s`: all of them, or part
-  /// `part` of `parts` (copies [part * n / parts, (part + 1) * n / parts) of the thread's n).
-  __device__ __forceinline__ void load(float* s, int k0, int part = 0, int parts = 1) const {
+  /// Issues the copies of the BK slice starting at k0 into shared tile `s`.
+  __device__ __forceinline__ void load(float* s, int k0) const {
     if constexpr (kFast) {
-      const int lo = part * kIters / parts, hi = (part + 1) * kIters / parts;
-      const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_) + lo * row_step_;
+      const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_);
       float* dst = s + smem_offset_;
       if (interior_ && k0 + BK <= k_end_) {
 #pragma unroll
-        for (int it = lo; it < hi; ++it) {
+        for (int it = 0; it < kIters; ++it) {
           cp_async_vec<V>(dst + it * kRowStep * kRowStride, src, 4 * V);
           src += row_step_;
         }
@@ -130,14 +128,12 @@ class OperandLoader {
       const int live = kKMajor ? rows_in_x_ : ceil_div(k_end_ - k0 - k_first_, kRowStep);
       const int bytes = kKMajor ? 4 * max(0, min(V, k_end_ - k0 - k_first_)) : x_bytes_;
 #pragma unroll
-      for (int it = lo; it < hi; ++it) {
+      for (int it = 0; it < kIters; ++it) {
         const int n = it < live ? bytes : 0;
         const float* from = n > 0 ? src : g_;  // a 0-byte copy reads nothing but needs a valid address
         cp_async_vec<V>(dst + it * kRowStep * kRowStride, from, n);
         src += row_step_;
       }
-    } else if (part != 0) {
-      return;  // the general path issues the whole tile with part 0
     } else if (x0_ + X <= x_end_ && k0 + BK <= k_end_) {
       load_operand_tile<X, BK, V, kThreads, kKMajor, true>(s, g_, ld_, x0_, x_end_, k0, k_end_, tid_);
     } else {
@@ -187,15 +183,13 @@ class CopyTransposingLoader {
     smem_offset_ = k_in * kStride + x_first;
   }
 
-  /// Issues the copies of the BK slice starting at k0 into shared tile `s`: all rows, or part
-  /// `part` of `parts` (rows [part * kRows / parts, (part + 1) * kRows / parts) of the thread's).
-  __device__ __forceinline__ void load(float* s, int k0, int part = 0, int parts = 1) const {
-    const int lo = part * kRows / parts, hi = (part + 1) * kRows / parts;
-    const float* src = base_ + k0 + lo * row_step_;
+  /// Issues the copies of the BK slice starting at k0 into shared tile `s`.
+  __device__ __forceinline__ void load(float* s, int k0) const {
+    const float* src = base_ + k0;
     float* dst = s + smem_offset_;
     if (rows_in_x_ >= kRows && k0 + BK <= k_end_) {
 #pragma unroll
-      for (int p = lo; p < hi; ++p) {
+      for (int p = 0; p < kRows; ++p) {
 #pragma unroll
         for (int kb = 0; kb < kSteps; ++kb) cp_async_vec<1>(dst + kb * 8 * kStride + p * kRowStep, src + kb * 8, 4);
         src += row_step_;
@@ -205,7 +199,7 @@ class CopyTransposingLoader {
     // Edge tile: copy (p, kb) lies inside iff its row is inside X and its k before k_end.
     const int k_left = k_end_ - k0 - k_first_;
 #pragma unroll
-    for (int p = lo; p < hi; ++p) {
+    for (int p = 0; p < kRows; ++p) {
 #pragma unroll
       for (int kb = 0; kb < kSteps; ++kb) {
         const bool in = p < rows_in_x_ && kb * 8 < k_left;
@@ -365,13 +359,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   constexpr int kAStage = C.a_stage_floats();
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
-#ifdef AUTOGEMM_EXP_SPREAD_COPIES
-  // Experiment 74: the next stage's copies issued a part per group of k-steps (CUTLASS's order)
-  // rather than all at the top of the k-tile.
-  constexpr bool kSpreadCopies = AUTOGEMM_EXP_SPREAD_COPIES != 0;
-#else
-  constexpr bool kSpreadCopies = false;
-#endif
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of an operand repack (GemmParams::after_previous_kernel):
@@ -426,10 +413,10 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
       std::conditional_t<kBCT, CopyTransposingLoader<BN, BK, kThreads>, OperandLoader<BN, BK, C.align, kThreads, kBK>>>;
   LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid);
   LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
-  auto load_stage = [&](int kt, int stage, int part = 0, int parts = 1) {
+  auto load_stage = [&](int kt, int stage) {
     const int k0 = k_begin + kt * BK;
-    if constexpr (!kAT) loader_a.load(smem_a + stage * kAStage, k0, part, parts);
-    if constexpr (!kBT) loader_b.load(smem_b + stage * kBStage, k0, part, parts);
+    if constexpr (!kAT) loader_a.load(smem_a + stage * kAStage, k0);
+    if constexpr (!kBT) loader_b.load(smem_b + stage * kBStage, k0);
   };
   auto fetch_transposed = [&](int kt) {
     const int k0 = k_begin + kt * BK;
@@ -467,10 +454,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     // that the copy below overwrites (it was computed on in iteration kt - 1).
     __syncthreads();
     const int next = kt + S - 1;
-    if constexpr (!kSpreadCopies) {
-      if (next < k_tiles) load_stage(next, next % S);
-      cp_async_commit();
-    }
+    if (next < k_tiles) load_stage(next, next % S);
+    cp_async_commit();
     if constexpr (kAnyT) {
       if (kt + 1 < k_tiles) fetch_transposed(kt + 1);
     }
@@ -483,9 +468,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
       float fa[kFragSteps][TM], fb[kFragSteps][TN];
       load_fragments<TM, C.lanes_m(), BM, BK, kAK, kAT, kACT>(fa, sa, warp_m0, lane_m, k4);
       load_fragments<TN, C.lanes_n(), BN, BK, kBK, kBT, kBCT>(fb, sb, warp_n0, lane_n, k4);
-      if constexpr (kSpreadCopies) {
-        if (next < k_tiles) load_stage(next, next % S, kk / kFragSteps, kSliceK / kFragSteps);
-      }
 #pragma unroll
       for (int q = 0; q < kFragSteps; ++q) {
         // A K-major fragment arrives as one float4 per element over 4 k-steps, so step q's values of
@@ -508,7 +490,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         }
       }
     }
-    if constexpr (kSpreadCopies) cp_async_commit();
     if constexpr (kAnyT) {
       if (kt + 1 < k_tiles) store_transposed((kt + 1) % S);
     }
