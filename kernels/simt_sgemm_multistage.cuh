@@ -359,14 +359,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   constexpr int kAStage = C.a_stage_floats();
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
-#ifdef AUTOGEMM_EXP_EARLY_COPIES
-  // Experiment 75: copies S - 2 tiles ahead, issued before the k-tile's wait and barrier (the stage
-  // they overwrite was read two k-tiles ago, which the previous barrier already covers).
-  constexpr bool kEarlyCopies = AUTOGEMM_EXP_EARLY_COPIES != 0 && S >= 3;
-#else
-  constexpr bool kEarlyCopies = false;
-#endif
-  constexpr int kAhead = kEarlyCopies ? S - 2 : S - 1;  // tiles in flight before the loop
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of an operand repack (GemmParams::after_previous_kernel):
@@ -445,7 +437,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 
   // Prologue: S-1 stages in flight. Empty groups are committed too, so wait_group counts stay exact.
 #pragma unroll
-  for (int s = 0; s < kAhead; ++s) {
+  for (int s = 0; s < S - 1; ++s) {
     if (s < k_tiles) load_stage(s, s);
     cp_async_commit();
   }
@@ -457,13 +449,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   }
 
   for (int kt = 0; kt < k_tiles; ++kt) {
-    if constexpr (kEarlyCopies) {
-      const int next = kt + kAhead;
-      if (next < k_tiles) load_stage(next, next % S);
-      cp_async_commit();
-      cp_async_wait<S - 2>();
-      __syncthreads();
-    } else {
     cp_async_wait<S - 2>();
     // Makes tile kt visible to all threads, and guarantees every thread finished reading the stage
     // that the copy below overwrites (it was computed on in iteration kt - 1).
@@ -471,7 +456,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     const int next = kt + S - 1;
     if (next < k_tiles) load_stage(next, next % S);
     cp_async_commit();
-    }
     if constexpr (kAnyT) {
       if (kt + 1 < k_tiles) fetch_transposed(kt + 1);
     }
