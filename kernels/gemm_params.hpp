@@ -39,12 +39,6 @@ struct GemmParams {
   // Read by the launch: launch as a programmatic dependent of the previous kernel in the stream (the
   // operand repack that wrote this launch's A or B; the kernel waits for it before any read).
   bool after_previous_kernel = false;
-#ifdef AUTOGEMM_EXP_SPLIT_TABLE
-  // Experiment 76 only (tools/experiments/split_taper.cu): split z covers K elements
-  // [k_split_begin[z], k_split_begin[z + 1]) in place of k_per_split's equal shares. Library builds
-  // have no such field.
-  const int* k_split_begin = nullptr;
-#endif
 };
 
 #if defined(__CUDACC__)

@@ -385,13 +385,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   const int n0 = ((tile % per_group) / group_rows) * BN;
 
   const int split = blockIdx.z;
-#ifdef AUTOGEMM_EXP_SPLIT_TABLE
-  const int k_begin = p.k_split_begin ? p.k_split_begin[split] : split * p.k_per_split;
-  const int k_end = p.k_split_begin ? p.k_split_begin[split + 1] : min(p.k, k_begin + p.k_per_split);
-#else
   const int k_begin = split * p.k_per_split;
   const int k_end = min(p.k, k_begin + p.k_per_split);
-#endif
   const int k_tiles = k_end > k_begin ? ceil_div(k_end - k_begin, BK) : 0;
 
   const int tid = threadIdx.x;
