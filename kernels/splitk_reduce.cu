@@ -4,6 +4,9 @@
 #include "splitk_reduce.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 #include "device_attribute.hpp"
 #include "gemm_params.hpp"
@@ -27,6 +30,37 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
     float sum = 0.0f;
     for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
     store_scaled(c + j * ldc + i, sum, alpha, beta);
+  }
+}
+
+// Experiment 77 (AUTOGEMM_EXP_REDUCE4=1): four adjacent rows per thread. Partial columns start
+// 16-byte aligned (partial_ld(m) % 4 == 0), so each split is one float4 load; each element gets the
+// same additions in the same order as above, so the result is the same bit for bit.
+__global__ void splitk_reduce4_kernel(const float4* __restrict__ partials, int splits, int m, int n, float alpha,
+                                      float beta, float* __restrict__ c, int64_t ldc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+  const int rows4 = static_cast<int>(partial_ld(m) / 4);
+  const int64_t total = static_cast<int64_t>(rows4) * n;  // also one split's stride, in float4
+  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
+       idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const float4* column = partials + idx;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 4
+    for (int s = 0; s < splits; ++s) {
+      const float4 v = column[s * total];
+      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    }
+    const int64_t j = idx / rows4;
+    const int i = static_cast<int>(idx - j * rows4) * 4;
+    float* out = c + j * ldc + i;
+    if (i + 4 <= m && (reinterpret_cast<uintptr_t>(out) & 15) == 0) {
+      store_scaled4(out, sum, alpha, beta);
+    } else {
+      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+      for (int r = 0; r < 4 && i + r < m; ++r) store_scaled(out + r, v[r], alpha, beta);
+    }
   }
 }
 
@@ -58,6 +92,18 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   cudaLaunchAttribute attribute = programmatic_dependent_attribute();
   config.attrs = &attribute;
   config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
+  static const bool reduce4 = [] {
+    const char* v = std::getenv("AUTOGEMM_EXP_REDUCE4");
+    return v != nullptr && std::string_view(v) == "1";
+  }();
+  // Only where the float4 grid still gives every SM a block of 256 threads: fewer, longer threads
+  // would leave SMs idle on small outputs with many splits (128x128x32768: 16 blocks).
+  const int64_t rows4_total = partial_ld(m) / 4 * n;
+  if (reduce4 && rows4_total >= int64_t{256} * current_device_attribute<cudaDevAttrMultiProcessorCount>()) {
+    config.gridDim = elementwise_grid(static_cast<int>(partial_ld(m) / 4), n);
+    return cudaLaunchKernelEx(&config, splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n,
+                              alpha, beta, c, ldc);
+  }
   return cudaLaunchKernelEx(&config, splitk_reduce_kernel, partials, splits, m, n, alpha, beta, c, ldc);
 }
 
