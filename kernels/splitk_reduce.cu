@@ -35,31 +35,56 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 
 // Experiment 77 (AUTOGEMM_EXP_REDUCE4=1): four adjacent rows per thread. Partial columns start
 // 16-byte aligned (partial_ld(m) % 4 == 0), so each split is one float4 load; each element gets the
-// same additions in the same order as above, so the result is the same bit for bit.
+// same additions in the same order as above, so the result is the same bit for bit. Where C's
+// columns are not 16-byte aligned (odd ldc), a warp's 128 sums are passed between lanes so that
+// each store instruction still writes 32 consecutive elements. The loop runs per warp (every lane
+// takes part in the shuffles).
 __global__ void splitk_reduce4_kernel(const float4* __restrict__ partials, int splits, int m, int n, float alpha,
                                       float beta, float* __restrict__ c, int64_t ldc) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
-  const int rows4 = static_cast<int>(partial_ld(m) / 4);
-  const int64_t total = static_cast<int64_t>(rows4) * n;  // also one split's stride, in float4
-  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
-       idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const float4* column = partials + idx;
+  const int64_t ldp = partial_ld(m);
+  const int64_t total = ldp / 4 * n;  // float4 per split, also one split's stride
+  const bool c_vec = ldc % 4 == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
+  const int lane = threadIdx.x % 32;
+  for (int64_t base = blockIdx.x * static_cast<int64_t>(blockDim.x) + (threadIdx.x - lane); base < total;
+       base += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t idx = base + lane;
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    if (idx < total) {
+      const float4* column = partials + idx;
 #pragma unroll 4
-    for (int s = 0; s < splits; ++s) {
-      const float4 v = column[s * total];
-      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+      for (int s = 0; s < splits; ++s) {
+        const float4 v = column[s * total];
+        sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+      }
     }
-    const int64_t j = idx / rows4;
-    const int i = static_cast<int>(idx - j * rows4) * 4;
-    float* out = c + j * ldc + i;
-    if (i + 4 <= m && (reinterpret_cast<uintptr_t>(out) & 15) == 0) {
-      store_scaled4(out, sum, alpha, beta);
-    } else {
-      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
-      for (int r = 0; r < 4 && i + r < m; ++r) store_scaled(out + r, v[r], alpha, beta);
+    if (c_vec) {
+      if (idx >= total) continue;
+      const int64_t j = idx * 4 / ldp;
+      const int i = static_cast<int>(idx * 4 - j * ldp);
+      float* out = c + j * ldc + i;
+      if (i + 4 <= m) {
+        store_scaled4(out, sum, alpha, beta);
+      } else {
+        const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+        for (int r = 0; r < 4 && i + r < m; ++r) store_scaled(out + r, v[r], alpha, beta);
+      }
+      continue;
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r) {
+      // Element 32 r + lane of the warp's 128 is component lane % 4 of lane 8 r + lane / 4's sum.
+      const int from = 8 * r + lane / 4;
+      const float x = __shfl_sync(0xffffffffu, sum.x, from), y = __shfl_sync(0xffffffffu, sum.y, from);
+      const float z = __shfl_sync(0xffffffffu, sum.z, from), w = __shfl_sync(0xffffffffu, sum.w, from);
+      const int q = lane % 4;
+      const float v = q == 0 ? x : q == 1 ? y : q == 2 ? z : w;
+      const int64_t flat = base * 4 + 32 * r + lane;  // element of the padded partial layout
+      const int64_t j = flat / ldp;
+      const int i = static_cast<int>(flat - j * ldp);
+      if (j < n && i < m) store_scaled(c + j * ldc + i, v, alpha, beta);
     }
   }
 }

@@ -17,16 +17,17 @@ namespace {
 struct ReduceCase {
   int m, n, splits;
   float alpha, beta;
+  int ldc_pad = 3;  // C's rows past m: m + 3 is a multiple of 4 for the odd m below, an odd pad is not
 };
 
 class SplitkReduceTest : public GpuTest {
  protected:
   void check(const ReduceCase& cs, uint32_t seed) {
     SCOPED_TRACE(::testing::Message() << "m=" << cs.m << " n=" << cs.n << " splits=" << cs.splits
-                                      << " beta=" << cs.beta);
+                                      << " beta=" << cs.beta << " ldc=m+" << cs.ldc_pad);
     // Partials are column-major with leading dimension partial_ld(m): m rounded up to 4, the rows
     // past m never read (NaN here, so a read would show).
-    const int64_t total = int64_t{cs.m} * cs.n, ldc = cs.m + 3, ldp = partial_ld(cs.m);
+    const int64_t total = int64_t{cs.m} * cs.n, ldc = cs.m + cs.ldc_pad, ldp = partial_ld(cs.m);
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     std::vector<float> partials(size_t(ldp * cs.n) * cs.splits), c(size_t(ldc) * cs.n);
@@ -79,6 +80,8 @@ TEST_F(SplitkReduceTest, SumsSplitsInOrderAndLeavesPaddingAlone) {
       {1001, wide, 4, 1.0f, 0.0f},    // more outputs than resident threads
       {997, middle, 3, -1.5f, 0.0f},  // odd m, a partial last block
       {997, middle, 5, 1.0f, 0.25f},
+      {1001, wide, 4, 1.0f, 0.0f, 2},   // C's columns not 16-byte aligned
+      {997, middle, 3, 0.5f, -0.75f, 6},
   };
   uint32_t seed = 7;
   for (const ReduceCase& cs : cases) {
