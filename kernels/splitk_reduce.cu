@@ -35,8 +35,9 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 // columns start 16-byte aligned too (partial_ld), so each split is one float4 load and each run of
 // four outputs one float4 store. Every element gets the same additions in the same order as above
 // (the same bits), from a quarter of the threads, loads and index arithmetic: 1000^3 with 2-4
-// splits ran 1.3-2.7 us faster end to end (docs/perf_notes.md, experiment 77). Where C's columns
-// are not aligned the kernel above stays: staging the stores through warp shuffles cost more.
+// splits ran 1.4-2.7 us faster end to end (docs/perf_notes.md, change 77). Where C's columns are
+// not aligned the kernel above stays: scalar stores, or staging them through warp shuffles, cost
+// more there than the wide loads saved.
 __global__ void splitk_reduce4_kernel(const float4* __restrict__ partials, int splits, int m, int n, float alpha,
                                       float beta, float* __restrict__ c, int64_t ldc) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

@@ -17,7 +17,7 @@ namespace {
 struct ReduceCase {
   int m, n, splits;
   float alpha, beta;
-  int ldc_pad = 3;  // C's rows past m: m + 3 is a multiple of 4 for the odd m below, an odd pad is not
+  int ldc_pad = 3;  // ldc = m + pad: 3 gives 16-byte aligned columns for the m = 1 (mod 4) below, 2 and 6 odd ldc
 };
 
 class SplitkReduceTest : public GpuTest {
