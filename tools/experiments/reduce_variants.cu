@@ -1,0 +1,323 @@
+// Experiment 78: how long does the split-k reduction take where it runs, and which form of it is
+// fastest? Change 77's float4 kernel serves C with 16-byte aligned columns; C with odd leading
+// dimensions (127x3001x1531, the problem that holds target 4) keeps the one-element kernel, whose
+// threads each do a 64-bit division and two rounds of four L2 loads. This times, per problem of the
+// tuned tables (m, n, splits, ldc), the library's launch_splitk_reduce and variants of it, each after
+// the benchmark's flush and a producer kernel that writes the partials (so they sit dirty in L2 as
+// the GEMM's epilogue leaves them, and the reduction is a programmatic dependent of it as in the
+// library), and checks every variant's C bit for bit against the library's. Printed: the median of
+// producer + reduction minus the producer's own median (the reduction's share of the pair).
+// Built with the tools (BUILD/tools/reduce_variants); no argument.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "experiment_check.hpp"
+#include "experiment_timing.hpp"
+#include "splitk_reduce.cu"  // the library's reduction, its launcher and its helpers
+
+namespace {
+
+using autogemm::partial_ld;
+using autogemm::programmatic_dependent_attribute;
+using autogemm::store_scaled;
+using autogemm::store_scaled4;
+
+__device__ __forceinline__ void wait_for_producer() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+
+// The partials the GEMM's epilogue would write: split planes of partial_ld(m) x n, float4 stores,
+// values in [-1, 1) from a hash so that the order of additions shows in the bits.
+__global__ void produce(float4* partials, int64_t count4) {
+  for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < count4;
+       i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    float v[4];
+    for (int q = 0; q < 4; ++q) {
+      uint32_t h = static_cast<uint32_t>(i * 4 + q) * 2654435761u;
+      h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
+      v[q] = static_cast<float>(h >> 8) * (2.0f / 16777216.0f) - 1.0f;
+    }
+    partials[i] = make_float4(v[0], v[1], v[2], v[3]);
+  }
+}
+
+// V1: one output per thread as the library's kernel, with 32-bit index arithmetic (one 32-bit
+// division instead of a 64-bit one) and up to eight splits' loads in flight.
+__global__ void reduce_idx32(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
+                             float* __restrict__ c, int64_t ldc) {
+  wait_for_producer();
+  const unsigned total = static_cast<unsigned>(m) * static_cast<unsigned>(n);
+  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
+  for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += gridDim.x * blockDim.x) {
+    const unsigned j = idx / static_cast<unsigned>(m), i = idx - j * static_cast<unsigned>(m);
+    const float* column = partials + static_cast<int64_t>(j) * ldp + i;
+    float sum = 0.0f;
+#pragma unroll 8
+    for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
+    store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
+  }
+}
+
+// V2: R outputs per thread, 256 apart within the block's run of R * 256 (stores stay coalesced),
+// every output's loads of eight splits issued before any addition.
+template <int R>
+__global__ void reduce_rows(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
+                            float* __restrict__ c, int64_t ldc) {
+  wait_for_producer();
+  const unsigned total = static_cast<unsigned>(m) * static_cast<unsigned>(n);
+  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
+  const unsigned base = blockIdx.x * (R * blockDim.x) + threadIdx.x;
+  const float* column[R];
+  float sum[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const unsigned idx = min(base + r * blockDim.x, total - 1);  // clamped: loads stay inside
+    const unsigned j = idx / static_cast<unsigned>(m), i = idx - j * static_cast<unsigned>(m);
+    column[r] = partials + static_cast<int64_t>(j) * ldp + i;
+    sum[r] = 0.0f;
+  }
+  for (int s0 = 0; s0 < splits; s0 += 8) {
+    float v[R][8];
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int u = 0; u < 8; ++u) v[r][u] = s0 + u < splits ? column[r][(s0 + u) * split_stride] : 0.0f;
+#pragma unroll
+    for (int r = 0; r < R; ++r)
+#pragma unroll
+      for (int u = 0; u < 8; ++u)
+        if (s0 + u < splits) sum[r] += v[r][u];
+  }
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const unsigned idx = base + r * blockDim.x;
+    if (idx >= total) break;
+    const unsigned j = idx / static_cast<unsigned>(m), i = idx - j * static_cast<unsigned>(m);
+    store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum[r], alpha, beta);
+  }
+}
+
+// V3: a two-dimensional grid, no division: blockIdx.y is the column, x the run of rows.
+__global__ void reduce_2d(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
+                          float* __restrict__ c, int64_t ldc) {
+  wait_for_producer();
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y;
+  if (i >= m) return;
+  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
+  const float* column = partials + j * ldp + i;
+  float sum = 0.0f;
+#pragma unroll 8
+  for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
+  store_scaled(c + j * ldc + i, sum, alpha, beta);
+}
+
+// V4: one output per lane over the padded rows; a quad of lanes loads four splits of its four rows as
+// four float4s and transposes them with two rounds of shuffles, so lane t holds its row's values of
+// the four splits in split order (the same additions in the same order as the library's kernel).
+__device__ __forceinline__ float4 quad_transpose(float4 v, unsigned t) {
+  // Round 1 (lanes t, t ^ 1): lane t keeps the elements whose index's bit 0 equals t's, takes the
+  // others from its partner; round 2 the same on bit 1.
+  const bool b0 = t & 1;
+  float s0 = b0 ? v.x : v.y, s1 = b0 ? v.z : v.w;
+  float r0 = __shfl_xor_sync(0xffffffffu, s0, 1), r1 = __shfl_xor_sync(0xffffffffu, s1, 1);
+  float4 w = b0 ? make_float4(r0, v.y, r1, v.w) : make_float4(v.x, r0, v.z, r1);
+  const bool b1 = t & 2;
+  s0 = b1 ? w.x : w.z, s1 = b1 ? w.y : w.w;
+  r0 = __shfl_xor_sync(0xffffffffu, s0, 2), r1 = __shfl_xor_sync(0xffffffffu, s1, 2);
+  return b1 ? make_float4(r0, r1, w.z, w.w) : make_float4(w.x, w.y, r0, r1);
+}
+
+__global__ void reduce_quad(const float4* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
+                            float* __restrict__ c, int64_t ldc) {
+  wait_for_producer();
+  const unsigned ldp = static_cast<unsigned>(partial_ld(m));
+  const unsigned total = ldp * static_cast<unsigned>(n);  // padded outputs, a multiple of 4
+  const int64_t split_stride4 = static_cast<int64_t>(ldp / 4) * n;
+  const unsigned t = threadIdx.x & 3;
+  for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; (idx & ~31u) < total; idx += gridDim.x * blockDim.x) {
+    const bool live = idx < total;  // the same for the four lanes of a quad
+    const unsigned q = idx / 4;
+    float sum = 0.0f;
+    for (int s0 = 0; s0 < splits; s0 += 4) {
+      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (live && s0 + static_cast<int>(t) < splits) v = partials[(s0 + t) * split_stride4 + q];
+      const float4 w = quad_transpose(v, t);
+      sum += w.x;
+      if (s0 + 1 < splits) sum += w.y;
+      if (s0 + 2 < splits) sum += w.z;
+      if (s0 + 3 < splits) sum += w.w;
+    }
+    const unsigned j = idx / ldp, i = idx - j * ldp;
+    if (live && i < static_cast<unsigned>(m)) store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
+  }
+}
+
+// V5: the library's float4 kernel with eight splits' loads in flight instead of four.
+__global__ void reduce4_unroll8(const float4* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
+                                float* __restrict__ c, int64_t ldc) {
+  wait_for_producer();
+  const int64_t ldp = partial_ld(m);
+  const int64_t total = ldp / 4 * n;
+  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
+       idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const float4* column = partials + idx;
+    float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#pragma unroll 8
+    for (int s = 0; s < splits; ++s) {
+      const float4 v = column[s * total];
+      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    }
+    const int64_t j = idx * 4 / ldp;
+    const int i = static_cast<int>(idx * 4 - j * ldp);
+    float* out = c + j * ldc + i;
+    if (i + 4 <= m) {
+      store_scaled4(out, sum, alpha, beta);
+    } else {
+      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+      for (int r = 0; r < 4 && i + r < m; ++r) store_scaled(out + r, v[r], alpha, beta);
+    }
+  }
+}
+
+struct Problem {
+  int m, n, splits;
+  int64_t ldc;
+  const char* source;  // which tuned problem of performance.md has this reduction
+};
+
+template <class Kernel, class... Args>
+cudaError_t launch_dependent(dim3 grid, dim3 block, Kernel kernel, Args... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, args...);
+}
+
+dim3 blocks_for(int64_t threads, int per_block = 256) {
+  return dim3(static_cast<unsigned>(std::min<int64_t>((threads + per_block - 1) / per_block, 65535)));
+}
+
+}  // namespace
+
+int main() {
+  const Problem problems[] = {
+      {127, 3001, 8, 127, "127x3001x1531 (every layout)"},
+      {1000, 1000, 2, 1000, "1000^3 nn/tn/tt"},
+      {1000, 1000, 4, 1000, "1000^3 nt"},
+      {1001, 1001, 2, 1001, "odd ldc, 2 splits"},
+      {128, 3072, 8, 128, "128x3072x3072"},
+      {256, 3072, 4, 256, "256x3072x3072"},
+      {64, 3072, 8, 64, "64x3072x3072"},
+      {32, 3072, 16, 32, "32x3072x3072"},
+      {256, 256, 8, 256, "256x256x1024"},
+      {256, 256, 32, 256, "256x256x8192"},
+      {128, 128, 64, 128, "128x128x32768"},
+  };
+  constexpr int kRuns = 60, kWarmup = 5;
+  const size_t flush_bytes = l2_flush_bytes();
+  if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;
+  void* flush = nullptr;
+  CHECK(cudaMalloc(&flush, flush_bytes));
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("device: %s, %d SMs; medians of %d runs (after %d warm-up), microseconds\n", prop.name,
+              prop.multiProcessorCount, kRuns - kWarmup, kWarmup);
+  std::printf("%-16s %-6s %-30s %-16s %9s %9s %8s %s\n", "m x n", "splits", "problem", "variant", "pair_us",
+              "reduce_us", "vs_lib", "bits");
+  int failures = 0;
+  for (const Problem& pr : problems) {
+    const int64_t ldp = partial_ld(pr.m);
+    const int64_t count4 = pr.splits * ldp * pr.n / 4;
+    float4* partials = nullptr;
+    float* c = nullptr;
+    const size_t c_elems = static_cast<size_t>(pr.ldc) * pr.n;
+    CHECK(cudaMalloc(&partials, count4 * sizeof(float4)));
+    CHECK(cudaMalloc(&c, c_elems * sizeof(float)));
+    const float* pf = reinterpret_cast<const float*>(partials);
+    const float alpha = 1.0f, beta = 0.0f;
+    const dim3 producer_grid = blocks_for(count4);
+    auto producer = [&] { produce<<<producer_grid, 256>>>(partials, count4); };
+    const unsigned total = static_cast<unsigned>(pr.m) * pr.n;
+    const unsigned padded = static_cast<unsigned>(ldp) * pr.n;
+
+    struct Variant {
+      const char* name;
+      std::function<cudaError_t()> launch;
+    };
+    std::vector<Variant> variants = {
+        {"library", [&] { return autogemm::launch_splitk_reduce(pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc, 0); }},
+        {"idx32_u8",
+         [&] { return launch_dependent(blocks_for(total), 256, reduce_idx32, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc); }},
+        {"idx32_u8_1wave",
+         [&] {
+           const dim3 g(std::min<unsigned>(blocks_for(total).x, 8 * prop.multiProcessorCount));
+           return launch_dependent(g, 256, reduce_idx32, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc);
+         }},
+        {"rows2",
+         [&] { return launch_dependent(blocks_for(total, 512), 256, reduce_rows<2>, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc); }},
+        {"rows4",
+         [&] { return launch_dependent(blocks_for(total, 1024), 256, reduce_rows<4>, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc); }},
+        {"2d",
+         [&] {
+           const unsigned bx = std::min(256u, (static_cast<unsigned>(pr.m) + 31) / 32 * 32);
+           return launch_dependent(dim3((pr.m + bx - 1) / bx, pr.n), bx, reduce_2d, pf, pr.splits, pr.m, pr.n, alpha,
+                                   beta, c, pr.ldc);
+         }},
+        {"quad",
+         [&] {
+           return launch_dependent(blocks_for(padded), 256, reduce_quad, static_cast<const float4*>(partials), pr.splits,
+                                   pr.m, pr.n, alpha, beta, c, pr.ldc);
+         }},
+    };
+    if (pr.ldc % 4 == 0)
+      variants.push_back({"float4_u8", [&] {
+                            return launch_dependent(blocks_for(padded / 4), 256, reduce4_unroll8,
+                                                    static_cast<const float4*>(partials), pr.splits, pr.m, pr.n, alpha,
+                                                    beta, c, pr.ldc);
+                          }});
+
+    auto flush_fn = [&](int r) { cudaMemsetAsync(flush, r, flush_bytes); };
+    const auto producer_only = sorted_times_us(flush_fn, producer, kRuns, kWarmup);
+    const float producer_us = producer_only[producer_only.size() / 2];
+    std::vector<float> reference(c_elems), got(c_elems);
+    float library_us = 0.0f;
+    for (size_t v = 0; v < variants.size(); ++v) {
+      CHECK(cudaMemset(c, 0xff, c_elems * sizeof(float)));  // NaN poison: every output must be written
+      const auto t = sorted_times_us(flush_fn, [&] { producer(), variants[v].launch(); }, kRuns, kWarmup);
+      CHECK(cudaGetLastError());
+      CHECK(cudaDeviceSynchronize());
+      CHECK(cudaMemcpy(got.data(), c, c_elems * sizeof(float), cudaMemcpyDeviceToHost));
+      const char* bits = "reference";
+      if (v == 0) {
+        reference = got;
+      } else {
+        bool same = true;
+        for (int j = 0; j < pr.n && same; ++j)
+          same = std::memcmp(&got[static_cast<size_t>(j) * pr.ldc], &reference[static_cast<size_t>(j) * pr.ldc],
+                             pr.m * sizeof(float)) == 0;
+        bits = same ? "same" : "DIFFERENT";
+        failures += !same;
+      }
+      const float pair = t[t.size() / 2];
+      if (v == 0) library_us = pair - producer_us;
+      char m_by_n[32];
+      std::snprintf(m_by_n, sizeof m_by_n, "%dx%d", pr.m, pr.n);
+      std::printf("%-16s %-6d %-30s %-16s %9.2f %9.2f %8.3f %s\n", m_by_n, pr.splits, pr.source, variants[v].name, pair,
+                  pair - producer_us, (pair - producer_us) / library_us, bits);
+    }
+    std::printf("%-16s %-6d %-30s %-16s %9.2f\n", "", pr.splits, "", "producer alone", producer_us);
+    CHECK(cudaFree(partials));
+    CHECK(cudaFree(c));
+  }
+  std::printf("%s\n", failures == 0 ? "every variant bit for bit as the library" : "SOME VARIANT DIFFERS");
+  return failures == 0 ? 0 : 1;
+}
