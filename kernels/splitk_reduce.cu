@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <string_view>
 
 #include "device_attribute.hpp"
 #include "gemm_params.hpp"
@@ -12,7 +14,34 @@
 namespace autogemm {
 namespace {
 
+// One output per thread. Index is the type of the flat output index: 32-bit wherever m * n allows
+// (one 32-bit division per output for its row and column, where the 64-bit one is a call of ~70
+// instructions), and eight splits' loads in flight (the compiler's own unroll of this loop was 16
+// with a remainder of 4s). 127x3001 with 8 splits: 4.2 -> 3.6-4.0 us where it runs, after the GEMM
+// (docs/perf_notes.md, experiment 78).
+template <class Index>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
+                                     float beta, float* __restrict__ c, int64_t ldc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
+  // GEMM's last blocks run; wait here until the GEMM has finished and its partials are visible.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+  const Index total = static_cast<Index>(m) * static_cast<Index>(n);
+  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
+  for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
+       idx += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
+    const float* column = partials + static_cast<int64_t>(j) * ldp + i;
+    float sum = 0.0f;
+#pragma unroll 8
+    for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
+    store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
+  }
+}
+
+// EXPERIMENT 78 A/B ONLY (AUTOGEMM_EXP_REDUCE_OLD=1): the kernel before it, verbatim.
+__global__ void splitk_reduce_kernel_old(const float* __restrict__ partials, int splits, int m, int n, float alpha,
                                      float beta, float* __restrict__ c, int64_t ldc) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
@@ -104,7 +133,15 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
     return cudaLaunchKernelEx(&config, splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n,
                               alpha, beta, c, ldc);
   }
-  return cudaLaunchKernelEx(&config, splitk_reduce_kernel, partials, splits, m, n, alpha, beta, c, ldc);
+  static const bool old = [] {
+    const char* v = std::getenv("AUTOGEMM_EXP_REDUCE_OLD");
+    return v != nullptr && std::string_view(v) == "1";
+  }();
+  if (old) return cudaLaunchKernelEx(&config, splitk_reduce_kernel_old, partials, splits, m, n, alpha, beta, c, ldc);
+  // 32-bit indices while the flat index and its grid stride (< 2^24) stay below 2^32.
+  if (int64_t{m} * n < (int64_t{1} << 31))
+    return cudaLaunchKernelEx(&config, splitk_reduce_kernel<uint32_t>, partials, splits, m, n, alpha, beta, c, ldc);
+  return cudaLaunchKernelEx(&config, splitk_reduce_kernel<int64_t>, partials, splits, m, n, alpha, beta, c, ldc);
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {

@@ -82,6 +82,8 @@ TEST_F(SplitkReduceTest, SumsSplitsInOrderAndLeavesPaddingAlone) {
       {997, middle, 5, 1.0f, 0.25f},
       {1001, wide, 4, 1.0f, 0.0f, 2},   // C's columns not 16-byte aligned
       {997, middle, 3, 0.5f, -0.75f, 6},
+      {127, 301, 8, 1.0f, 0.0f, 0},  // odd ldc = m with 8 splits (127x3001x1531's), and 11: a remainder
+      {127, 301, 11, 1.0f, 0.5f, 0},
   };
   uint32_t seed = 7;
   for (const ReduceCase& cs : cases) {

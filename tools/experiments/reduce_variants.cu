@@ -46,63 +46,27 @@ __global__ void produce(float4* partials, int64_t count4) {
   }
 }
 
-// V1: one output per thread as the library's kernel, with 32-bit index arithmetic (one 32-bit
-// division instead of a 64-bit one) and up to eight splits' loads in flight.
-__global__ void reduce_idx32(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
-                             float* __restrict__ c, int64_t ldc) {
+// V1: one output per thread as the library's kernel, with its index arithmetic in `Index` (32-bit:
+// one 32-bit division for the row and column instead of a 64-bit one) and `Unroll` splits' loads in
+// flight (the library's loop has a runtime count, which the compiler unrolls by 4).
+template <class Index, int Unroll>
+__global__ void reduce_one(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
+                           float* __restrict__ c, int64_t ldc) {
   wait_for_producer();
-  const unsigned total = static_cast<unsigned>(m) * static_cast<unsigned>(n);
+  const Index total = static_cast<Index>(m) * static_cast<Index>(n);
   const int64_t ldp = partial_ld(m), split_stride = ldp * n;
-  for (unsigned idx = blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += gridDim.x * blockDim.x) {
-    const unsigned j = idx / static_cast<unsigned>(m), i = idx - j * static_cast<unsigned>(m);
+  for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
+       idx += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
     const float* column = partials + static_cast<int64_t>(j) * ldp + i;
     float sum = 0.0f;
-#pragma unroll 8
+#pragma unroll Unroll
     for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
     store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
   }
 }
 
-// V2: R outputs per thread, 256 apart within the block's run of R * 256 (stores stay coalesced),
-// every output's loads of eight splits issued before any addition.
-template <int R>
-__global__ void reduce_rows(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
-                            float* __restrict__ c, int64_t ldc) {
-  wait_for_producer();
-  const unsigned total = static_cast<unsigned>(m) * static_cast<unsigned>(n);
-  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
-  const unsigned base = blockIdx.x * (R * blockDim.x) + threadIdx.x;
-  const float* column[R];
-  float sum[R];
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const unsigned idx = min(base + r * blockDim.x, total - 1);  // clamped: loads stay inside
-    const unsigned j = idx / static_cast<unsigned>(m), i = idx - j * static_cast<unsigned>(m);
-    column[r] = partials + static_cast<int64_t>(j) * ldp + i;
-    sum[r] = 0.0f;
-  }
-  for (int s0 = 0; s0 < splits; s0 += 8) {
-    float v[R][8];
-#pragma unroll
-    for (int r = 0; r < R; ++r)
-#pragma unroll
-      for (int u = 0; u < 8; ++u) v[r][u] = s0 + u < splits ? column[r][(s0 + u) * split_stride] : 0.0f;
-#pragma unroll
-    for (int r = 0; r < R; ++r)
-#pragma unroll
-      for (int u = 0; u < 8; ++u)
-        if (s0 + u < splits) sum[r] += v[r][u];
-  }
-#pragma unroll
-  for (int r = 0; r < R; ++r) {
-    const unsigned idx = base + r * blockDim.x;
-    if (idx >= total) break;
-    const unsigned j = idx / static_cast<unsigned>(m), i = idx - j * static_cast<unsigned>(m);
-    store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum[r], alpha, beta);
-  }
-}
-
-// V3: a two-dimensional grid, no division: blockIdx.y is the column, x the run of rows.
+// V2: a two-dimensional grid, no division: blockIdx.y is the column, x the run of rows.
 __global__ void reduce_2d(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
                           float* __restrict__ c, int64_t ldc) {
   wait_for_producer();
@@ -117,7 +81,7 @@ __global__ void reduce_2d(const float* __restrict__ partials, int splits, int m,
   store_scaled(c + j * ldc + i, sum, alpha, beta);
 }
 
-// V4: one output per lane over the padded rows; a quad of lanes loads four splits of its four rows as
+// V3: one output per lane over the padded rows; a quad of lanes loads four splits of its four rows as
 // four float4s and transposes them with two rounds of shuffles, so lane t holds its row's values of
 // the four splits in split order (the same additions in the same order as the library's kernel).
 __device__ __forceinline__ float4 quad_transpose(float4 v, unsigned t) {
@@ -158,7 +122,7 @@ __global__ void reduce_quad(const float4* __restrict__ partials, int splits, int
   }
 }
 
-// V5: the library's float4 kernel with eight splits' loads in flight instead of four.
+// V4: the library's float4 kernel with eight splits' loads in flight instead of four.
 __global__ void reduce4_unroll8(const float4* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
                                 float* __restrict__ c, int64_t ldc) {
   wait_for_producer();
@@ -222,17 +186,18 @@ int main() {
       {256, 256, 32, 256, "256x256x8192"},
       {128, 128, 64, 128, "128x128x32768"},
   };
-  constexpr int kRuns = 60, kWarmup = 5;
+  constexpr int kRuns = 40, kWarmup = 5, kRounds = 5;
   const size_t flush_bytes = l2_flush_bytes();
   if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;
   void* flush = nullptr;
   CHECK(cudaMalloc(&flush, flush_bytes));
   cudaDeviceProp prop{};
   CHECK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("device: %s, %d SMs; medians of %d runs (after %d warm-up), microseconds\n", prop.name,
-              prop.multiProcessorCount, kRuns - kWarmup, kWarmup);
-  std::printf("%-16s %-6s %-30s %-16s %9s %9s %8s %s\n", "m x n", "splits", "problem", "variant", "pair_us",
-              "reduce_us", "vs_lib", "bits");
+  std::printf("device: %s, %d SMs; microseconds, the median over %d alternating rounds of each round's median of %d "
+              "runs (after %d warm-up)\n",
+              prop.name, prop.multiProcessorCount, kRounds, kRuns - kWarmup, kWarmup);
+  std::printf("%-16s %-6s %-30s %-16s %9s %9s %8s %-13s %s\n", "m x n", "splits", "problem", "variant", "pair_us",
+              "reduce_us", "vs_lib", "pair_rounds", "bits");
   int failures = 0;
   for (const Problem& pr : problems) {
     const int64_t ldp = partial_ld(pr.m);
@@ -253,19 +218,17 @@ int main() {
       const char* name;
       std::function<cudaError_t()> launch;
     };
+    auto one = [&](auto kernel) {
+      return [&, kernel] {
+        return launch_dependent(blocks_for(total), 256, kernel, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc);
+      };
+    };
     std::vector<Variant> variants = {
         {"library", [&] { return autogemm::launch_splitk_reduce(pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc, 0); }},
-        {"idx32_u8",
-         [&] { return launch_dependent(blocks_for(total), 256, reduce_idx32, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc); }},
-        {"idx32_u8_1wave",
-         [&] {
-           const dim3 g(std::min<unsigned>(blocks_for(total).x, 8 * prop.multiProcessorCount));
-           return launch_dependent(g, 256, reduce_idx32, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc);
-         }},
-        {"rows2",
-         [&] { return launch_dependent(blocks_for(total, 512), 256, reduce_rows<2>, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc); }},
-        {"rows4",
-         [&] { return launch_dependent(blocks_for(total, 1024), 256, reduce_rows<4>, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc); }},
+        {"i64_u4", one(reduce_one<int64_t, 4>)},
+        {"i64_u8", one(reduce_one<int64_t, 8>)},
+        {"idx32_u4", one(reduce_one<unsigned, 4>)},
+        {"idx32_u8", one(reduce_one<unsigned, 8>)},
         {"2d",
          [&] {
            const unsigned bx = std::min(256u, (static_cast<unsigned>(pr.m) + 31) / 32 * 32);
@@ -286,35 +249,52 @@ int main() {
                           }});
 
     auto flush_fn = [&](int r) { cudaMemsetAsync(flush, r, flush_bytes); };
-    const auto producer_only = sorted_times_us(flush_fn, producer, kRuns, kWarmup);
-    const float producer_us = producer_only[producer_only.size() / 2];
+    auto median = [](std::vector<float> v) {
+      std::sort(v.begin(), v.end());
+      return v[v.size() / 2];
+    };
+    // Rounds alternate the variants (and the producer alone), so that a slow spell of the machine
+    // lands on all of them; each round's median, then the median over rounds.
+    std::vector<std::vector<float>> pair_us(variants.size());
+    std::vector<float> producer_us;
     std::vector<float> reference(c_elems), got(c_elems);
-    float library_us = 0.0f;
-    for (size_t v = 0; v < variants.size(); ++v) {
-      CHECK(cudaMemset(c, 0xff, c_elems * sizeof(float)));  // NaN poison: every output must be written
-      const auto t = sorted_times_us(flush_fn, [&] { producer(), variants[v].launch(); }, kRuns, kWarmup);
-      CHECK(cudaGetLastError());
-      CHECK(cudaDeviceSynchronize());
-      CHECK(cudaMemcpy(got.data(), c, c_elems * sizeof(float), cudaMemcpyDeviceToHost));
-      const char* bits = "reference";
-      if (v == 0) {
-        reference = got;
-      } else {
-        bool same = true;
-        for (int j = 0; j < pr.n && same; ++j)
-          same = std::memcmp(&got[static_cast<size_t>(j) * pr.ldc], &reference[static_cast<size_t>(j) * pr.ldc],
-                             pr.m * sizeof(float)) == 0;
-        bits = same ? "same" : "DIFFERENT";
-        failures += !same;
+    std::vector<const char*> bits(variants.size(), "same");
+    for (int round = 0; round < kRounds; ++round) {
+      const auto p = sorted_times_us(flush_fn, producer, kRuns, kWarmup);
+      producer_us.push_back(p[p.size() / 2]);
+      for (size_t v = 0; v < variants.size(); ++v) {
+        CHECK(cudaMemset(c, 0xff, c_elems * sizeof(float)));  // NaN poison: every output must be written
+        const auto t = sorted_times_us(flush_fn, [&] { producer(), variants[v].launch(); }, kRuns, kWarmup);
+        CHECK(cudaGetLastError());
+        CHECK(cudaDeviceSynchronize());
+        pair_us[v].push_back(t[t.size() / 2]);
+        CHECK(cudaMemcpy(got.data(), c, c_elems * sizeof(float), cudaMemcpyDeviceToHost));
+        if (v == 0 && round == 0) {
+          reference = got;
+          bits[0] = "reference";
+          continue;
+        }
+        for (int j = 0; j < pr.n; ++j)
+          if (std::memcmp(&got[static_cast<size_t>(j) * pr.ldc], &reference[static_cast<size_t>(j) * pr.ldc],
+                          pr.m * sizeof(float)) != 0) {
+            failures += bits[v][0] != 'D';
+            bits[v] = "DIFFERENT";
+            break;
+          }
       }
-      const float pair = t[t.size() / 2];
-      if (v == 0) library_us = pair - producer_us;
+    }
+    const float producer_median = median(producer_us);
+    const float library_us = median(pair_us[0]) - producer_median;
+    for (size_t v = 0; v < variants.size(); ++v) {
+      const float pair = median(pair_us[v]);
+      const auto [lo, hi] = std::minmax_element(pair_us[v].begin(), pair_us[v].end());
       char m_by_n[32];
       std::snprintf(m_by_n, sizeof m_by_n, "%dx%d", pr.m, pr.n);
-      std::printf("%-16s %-6d %-30s %-16s %9.2f %9.2f %8.3f %s\n", m_by_n, pr.splits, pr.source, variants[v].name, pair,
-                  pair - producer_us, (pair - producer_us) / library_us, bits);
+      std::printf("%-16s %-6d %-30s %-16s %9.2f %9.2f %8.3f %6.2f-%-6.2f %s\n", m_by_n, pr.splits, pr.source,
+                  variants[v].name, pair, pair - producer_median, (pair - producer_median) / library_us, *lo, *hi,
+                  bits[v]);
     }
-    std::printf("%-16s %-6d %-30s %-16s %9.2f\n", "", pr.splits, "", "producer alone", producer_us);
+    std::printf("%-16s %-6d %-30s %-16s %9.2f\n", "", pr.splits, "", "producer alone", producer_median);
     CHECK(cudaFree(partials));
     CHECK(cudaFree(c));
   }
