@@ -16,10 +16,10 @@ namespace {
 
 // One output per thread. Index is the type of the flat output index: 32-bit wherever m * n allows
 // (one 32-bit division per output for its row and column, where the 64-bit one is a call of ~70
-// instructions), and eight splits' loads in flight (the compiler's own unroll of this loop was 16
-// with a remainder of 4s). 127x3001 with 8 splits: 4.2 -> 3.6-4.0 us where it runs, after the GEMM
-// (docs/perf_notes.md, experiment 78).
-template <class Index>
+// instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
+// by 16 left 8 splits to a remainder loop of 4s), 16 above. 127x3001 with 8 splits: 4.2 -> 3.6-4.0
+// us where it runs, after the GEMM (docs/perf_notes.md, experiment 78).
+template <class Index, int Unroll>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
                                      float beta, float* __restrict__ c, int64_t ldc) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -34,7 +34,7 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
     const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
     const float* column = partials + static_cast<int64_t>(j) * ldp + i;
     float sum = 0.0f;
-#pragma unroll 8
+#pragma unroll Unroll
     for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
     store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
   }
@@ -139,9 +139,10 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   }();
   if (old) return cudaLaunchKernelEx(&config, splitk_reduce_kernel_old, partials, splits, m, n, alpha, beta, c, ldc);
   // 32-bit indices while the flat index and its grid stride (< 2^24) stay below 2^32.
-  if (int64_t{m} * n < (int64_t{1} << 31))
-    return cudaLaunchKernelEx(&config, splitk_reduce_kernel<uint32_t>, partials, splits, m, n, alpha, beta, c, ldc);
-  return cudaLaunchKernelEx(&config, splitk_reduce_kernel<int64_t>, partials, splits, m, n, alpha, beta, c, ldc);
+  const bool narrow = int64_t{m} * n < (int64_t{1} << 31), deep = splits >= 16;
+  auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16> : splitk_reduce_kernel<uint32_t, 8>)
+                       : (deep ? splitk_reduce_kernel<int64_t, 16> : splitk_reduce_kernel<int64_t, 8>);
+  return cudaLaunchKernelEx(&config, kernel, partials, splits, m, n, alpha, beta, c, ldc);
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {
