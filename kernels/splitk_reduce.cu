@@ -5,8 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <string_view>
 
 #include "device_attribute.hpp"
 #include "gemm_params.hpp"
@@ -17,8 +15,8 @@ namespace {
 // One output per thread. Index is the type of the flat output index: 32-bit wherever m * n allows
 // (one 32-bit division per output for its row and column, where the 64-bit one is a call of ~70
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
-// by 16 left 8 splits to a remainder loop of 4s), 16 above. 127x3001 with 8 splits: 4.2 -> 3.6-4.0
-// us where it runs, after the GEMM (docs/perf_notes.md, experiment 78).
+// by 16 left 8 splits to a remainder loop of 4s), 16 above, where 8 lost 0.2-0.3 us. 127x3001x1531
+// (8 splits) ran 0.1-0.2 us faster end to end in every layout (docs/perf_notes.md, change 78).
 template <class Index, int Unroll>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
                                      float beta, float* __restrict__ c, int64_t ldc) {
@@ -37,26 +35,6 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 #pragma unroll Unroll
     for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
     store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
-  }
-}
-
-// EXPERIMENT 78 A/B ONLY (AUTOGEMM_EXP_REDUCE_OLD=1): the kernel before it, verbatim.
-__global__ void splitk_reduce_kernel_old(const float* __restrict__ partials, int splits, int m, int n, float alpha,
-                                     float beta, float* __restrict__ c, int64_t ldc) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
-  // GEMM's last blocks run; wait here until the GEMM has finished and its partials are visible.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
-  const int64_t total = static_cast<int64_t>(m) * n;
-  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
-  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
-       idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    const int64_t i = idx % m, j = idx / m;
-    const float* column = partials + j * ldp + i;
-    float sum = 0.0f;
-    for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
-    store_scaled(c + j * ldc + i, sum, alpha, beta);
   }
 }
 
@@ -117,7 +95,6 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   // GEMM's tail instead of following its completion; griddepcontrol.wait in the kernel keeps the
   // result exact. docs/perf_notes.md, change 11.
   cudaLaunchConfig_t config{};
-  config.gridDim = elementwise_grid(m, n);
   config.blockDim = dim3(256);
   config.stream = stream;
   cudaLaunchAttribute attribute = programmatic_dependent_attribute();
@@ -126,18 +103,14 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   // Four rows per thread where C takes float4 stores, unless that grid would leave SMs without a
   // block of 256 threads (small outputs with many splits, e.g. 128x128x32768: 16 blocks), where the
   // one-element threads are the more parallel form.
-  const int64_t float4_threads = partial_ld(m) / 4 * n;
+  const int64_t runs = partial_ld(m) / 4;  // float4 runs per column of the partials
   const bool c_vec = ldc % 4 == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
-  if (c_vec && float4_threads >= int64_t{256} * current_device_attribute<cudaDevAttrMultiProcessorCount>()) {
-    config.gridDim = elementwise_grid(static_cast<int>(partial_ld(m) / 4), n);
+  if (c_vec && runs * n >= int64_t{256} * current_device_attribute<cudaDevAttrMultiProcessorCount>()) {
+    config.gridDim = elementwise_grid(static_cast<int>(runs), n);
     return cudaLaunchKernelEx(&config, splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n,
                               alpha, beta, c, ldc);
   }
-  static const bool old = [] {
-    const char* v = std::getenv("AUTOGEMM_EXP_REDUCE_OLD");
-    return v != nullptr && std::string_view(v) == "1";
-  }();
-  if (old) return cudaLaunchKernelEx(&config, splitk_reduce_kernel_old, partials, splits, m, n, alpha, beta, c, ldc);
+  config.gridDim = elementwise_grid(m, n);
   // 32-bit indices while the flat index and its grid stride (< 2^24) stay below 2^32.
   const bool narrow = int64_t{m} * n < (int64_t{1} << 31), deep = splits >= 16;
   auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16> : splitk_reduce_kernel<uint32_t, 8>)

@@ -122,24 +122,26 @@ __global__ void reduce_quad(const float4* __restrict__ partials, int splits, int
   }
 }
 
-// V4: the library's float4 kernel with eight splits' loads in flight instead of four.
-__global__ void reduce4_unroll8(const float4* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
-                                float* __restrict__ c, int64_t ldc) {
+// V4: the library's float4 kernel with its index arithmetic in `Index` (32-bit: no 64-bit division
+// for the row and column of a run) and `Unroll` splits' loads in flight (the library's: 4).
+template <class Index, int Unroll>
+__global__ void reduce4(const float4* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
+                        float* __restrict__ c, int64_t ldc) {
   wait_for_producer();
-  const int64_t ldp = partial_ld(m);
-  const int64_t total = ldp / 4 * n;
-  for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
-       idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+  const Index ldp = static_cast<Index>(partial_ld(m));
+  const Index total = ldp / 4 * static_cast<Index>(n);
+  for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
+       idx += static_cast<Index>(gridDim.x) * blockDim.x) {
     const float4* column = partials + idx;
     float4 sum = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-#pragma unroll 8
+#pragma unroll Unroll
     for (int s = 0; s < splits; ++s) {
-      const float4 v = column[s * total];
+      const float4 v = column[static_cast<int64_t>(s) * total];
       sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
     }
-    const int64_t j = idx * 4 / ldp;
-    const int i = static_cast<int>(idx * 4 - j * ldp);
-    float* out = c + j * ldc + i;
+    const Index j = idx / (ldp / 4);
+    const int i = static_cast<int>((idx - j * (ldp / 4)) * 4);
+    float* out = c + static_cast<int64_t>(j) * ldc + i;
     if (i + 4 <= m) {
       store_scaled4(out, sum, alpha, beta);
     } else {
@@ -241,12 +243,17 @@ int main() {
                                    pr.m, pr.n, alpha, beta, c, pr.ldc);
          }},
     };
-    if (pr.ldc % 4 == 0)
-      variants.push_back({"float4_u8", [&] {
-                            return launch_dependent(blocks_for(padded / 4), 256, reduce4_unroll8,
-                                                    static_cast<const float4*>(partials), pr.splits, pr.m, pr.n, alpha,
-                                                    beta, c, pr.ldc);
-                          }});
+    auto four = [&](auto kernel) {
+      return [&, kernel] {
+        return launch_dependent(blocks_for(padded / 4), 256, kernel, static_cast<const float4*>(partials), pr.splits,
+                                pr.m, pr.n, alpha, beta, c, pr.ldc);
+      };
+    };
+    if (pr.ldc % 4 == 0) {
+      variants.push_back({"float4_i64_u4", four(reduce4<int64_t, 4>)});
+      variants.push_back({"float4_idx32_u4", four(reduce4<unsigned, 4>)});
+      variants.push_back({"float4_idx32_u8", four(reduce4<unsigned, 8>)});
+    }
 
     auto flush_fn = [&](int r) { cudaMemsetAsync(flush, r, flush_bytes); };
     auto median = [](std::vector<float> v) {
