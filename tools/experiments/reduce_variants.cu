@@ -46,25 +46,11 @@ __global__ void produce(float4* partials, int64_t count4) {
   }
 }
 
-// V1: one output per thread as the library's kernel, with its index arithmetic in `Index` (32-bit:
-// one 32-bit division for the row and column instead of a 64-bit one) and `Unroll` splits' loads in
-// flight (the library's loop has a runtime count, which the compiler unrolls by 4).
+// V1: one output per thread: the library's one-element kernel, which change 78 made a template of
+// its index type and the splits' loads in flight (`Index`, `Unroll`); the runs of
+// docs/results/h100_reduce_variants*.txt timed the same code as a copy here, before the change.
 template <class Index, int Unroll>
-__global__ void reduce_one(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
-                           float* __restrict__ c, int64_t ldc) {
-  wait_for_producer();
-  const Index total = static_cast<Index>(m) * static_cast<Index>(n);
-  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
-  for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
-       idx += static_cast<Index>(gridDim.x) * blockDim.x) {
-    const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
-    const float* column = partials + static_cast<int64_t>(j) * ldp + i;
-    float sum = 0.0f;
-#pragma unroll Unroll
-    for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
-    store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
-  }
-}
+constexpr auto reduce_one = autogemm::splitk_reduce_kernel<Index, Unroll>;
 
 // V2: a two-dimensional grid, no division: blockIdx.y is the column, x the run of rows.
 __global__ void reduce_2d(const float* __restrict__ partials, int splits, int m, int n, float alpha, float beta,
