@@ -1,12 +1,13 @@
-// Experiment 78: how long does the split-k reduction take where it runs, and which form of it is
-// fastest? Change 77's float4 kernel serves C with 16-byte aligned columns; C with odd leading
-// dimensions (127x3001x1531, the problem that holds target 4) keeps the one-element kernel, whose
-// threads each do a 64-bit division and two rounds of four L2 loads. This times, per problem of the
-// tuned tables (m, n, splits, ldc), the library's launch_splitk_reduce and variants of it, each after
-// the benchmark's flush and a producer kernel that writes the partials (so they sit dirty in L2 as
-// the GEMM's epilogue leaves them, and the reduction is a programmatic dependent of it as in the
-// library), and checks every variant's C bit for bit against the library's. Printed: the median of
-// producer + reduction minus the producer's own median (the reduction's share of the pair).
+// Change 78's measurements: how long does the split-k reduction take where it runs, and which form
+// of it is fastest? Change 77's float4 kernel serves C with 16-byte aligned columns; C with odd
+// leading dimensions (127x3001x1531, the problem that holds target 4) took the one-element kernel,
+// whose threads each did a 64-bit division and two rounds of four L2 loads before change 78. This
+// times, per problem of the tuned tables (m, n, splits, ldc), the library's launch_splitk_reduce and
+// variants of it, each after the benchmark's flush and a producer kernel that writes the partials
+// (so they sit dirty in L2 as the GEMM's epilogue leaves them, and the reduction is a programmatic
+// dependent of it as in the library), and checks every variant's C bit for bit against the
+// library's. Printed: the median of producer + reduction minus the producer's own median (the
+// reduction's share of the pair).
 // Built with the tools (BUILD/tools/reduce_variants); no argument.
 #include <cuda_runtime.h>
 
