@@ -29,7 +29,9 @@ using autogemm::store_scaled;
 using autogemm::store_scaled4;
 
 __device__ __forceinline__ void wait_for_producer() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900  // as the library's kernels: sm_90+ only
   asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 }
 
 // The partials the GEMM's epilogue would write: split planes of partial_ld(m) x n, float4 stores,
