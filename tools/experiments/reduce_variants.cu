@@ -157,8 +157,10 @@ cudaError_t launch_dependent(dim3 grid, dim3 block, Kernel kernel, Args... args)
   return cudaLaunchKernelEx(&config, kernel, args...);
 }
 
-dim3 blocks_for(int64_t threads, int per_block = 256) {
-  return dim3(static_cast<unsigned>(std::min<int64_t>((threads + per_block - 1) / per_block, 65535)));
+// Blocks of 256 threads for `threads` work items, at most 65535: the library's elementwise_grid rule
+// for a count rather than m x n.
+dim3 blocks_for(int64_t threads) {
+  return dim3(static_cast<unsigned>(std::min<int64_t>((threads + 255) / 256, 65535)));
 }
 
 }  // namespace
