@@ -7,9 +7,9 @@
 namespace autogemm::detail {
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S, int MinBlocks, Op OpA, Op OpB, int Align,
-          Family F = Family::kGemm, int Slices = 1>
+          Family F = Family::kGemm, int Slices = 1, int Residues = 1>
 struct ConfigTag {
-  static constexpr KernelConfig value{BM, BN, BK, WM, WN, TM, TN, S, MinBlocks, OpA, OpB, Align, F, Slices};
+  static constexpr KernelConfig value{BM, BN, BK, WM, WN, TM, TN, S, MinBlocks, OpA, OpB, Align, F, Slices, Residues};
 };
 
 }  // namespace autogemm::detail

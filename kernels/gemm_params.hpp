@@ -17,6 +17,9 @@ enum class SplitKMode : int {
 /// rounded up to 4, so every column starts 16-byte aligned and the GEMM epilogue can store float4s
 /// (docs/perf_notes.md, change 53). The GEMM, the reduction kernel and the workspace size use it.
 __host__ __device__ constexpr int64_t partial_ld(int m) { return (static_cast<int64_t>(m) + 3) / 4 * 4; }
+/// Leading dimension of the partial planes of a residue instance (KernelConfig::residues): a residue
+/// starts up to 3 rows above row 0, so its plane holds m + 3 rows, rounded up to 4 as every plane is.
+__host__ __device__ constexpr int64_t residue_partial_ld(int m) { return partial_ld(m + 3); }
 
 struct GemmParams {
   int m = 0, n = 0, k = 0;

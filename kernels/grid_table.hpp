@@ -61,6 +61,23 @@ inline constexpr SlicedTile kSlicedTiles[] = {
     {{128, 128, 64, 32, 8, 8}, 2, {32, 3, 1}, false},
 };
 
+/// Residue instances (KernelConfig::residues, `nt_align4` only): the aligned tiles that ran
+/// 128x3004x1532 (127x3001x1531's aligned twin) fastest, 4 splits of 32x128x32 in `nn`/`nt` and the
+/// 64x64 8x8 sliced tile in `tt` (docs/results/h100_reduce_ab_78c.txt), and the two 8x8 tiles the
+/// scalar class runs that problem with today. A few instances, not a grid: each is one more
+/// compilation, and they serve only scalar-class problems with an M-major A.
+struct ResidueTile {
+  TileShape tile;
+  int slices;
+  PipelineChoice pipeline;
+};
+inline constexpr ResidueTile kResidueTiles[] = {
+    {{32, 128, 32, 32, 4, 8}, 1, {32, 3, 1}},
+    {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 3}},
+    {{64, 128, 32, 64, 8, 8}, 1, {16, 3, 4}},
+    {{128, 64, 64, 32, 8, 8}, 1, {16, 3, 1}},
+};
+
 /// GEMV instances (family kGemv, n <= kGemvMaxN): rows of C per block and loads in flight per thread.
 /// Wide M-major blocks read long contiguous runs of each column; loads in flight and split-k blocks
 /// supply the bytes in flight that DRAM needs. The validity rule drops what a layout cannot take
@@ -75,13 +92,13 @@ inline constexpr int kAligns[] = {4, 1};
 
 /// The GEMM instance of a tile shape and a pipeline, in one layout and alignment class.
 constexpr KernelConfig gemm_config(const TileShape& t, const PipelineChoice& pc, Op a, Op b, int align,
-                                   int slices = 1) {
+                                   int slices = 1, int residues = 1) {
   return KernelConfig{t.bm, t.bn, pc.bk, t.wm, t.wn, t.tm, t.tn, pc.stages, pc.min_blocks, a, b, align,
-                      Family::kGemm, slices};
+                      Family::kGemm, slices, residues};
 }
 
 /// Every valid instance of the grid, in a fixed order (layout, alignment, GEMM tile and pipeline,
-/// sliced-K tile, then GEMV shape).
+/// sliced-K tile, then GEMV shape; the residue instances last).
 inline std::vector<KernelConfig> enumerate_grid() {
   std::vector<KernelConfig> out;
   for (Op a : kOps)
@@ -102,6 +119,10 @@ inline std::vector<KernelConfig> enumerate_grid() {
           if (is_valid(c)) out.push_back(c);
         }
       }
+  for (const ResidueTile& rt : kResidueTiles) {
+    const KernelConfig c = gemm_config(rt.tile, rt.pipeline, Op::N, Op::T, 4, rt.slices, kResidues);
+    if (is_valid(c)) out.push_back(c);
+  }
   return out;
 }
 

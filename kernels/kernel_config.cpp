@@ -17,9 +17,11 @@ std::string kernel_name(const KernelConfig& c) {
   }
   char slices[16] = "";
   if (c.slices != 1) std::snprintf(slices, sizeof slices, "_ks%d", c.slices);
-  std::snprintf(buf, sizeof buf, "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d%s_s%d_b%dx%d_%s_align%d", c.bm, c.bn, c.bk, c.wm,
+  char residues[16] = "";
+  if (c.residues != 1) std::snprintf(residues, sizeof residues, "_res%d", c.residues);
+  std::snprintf(buf, sizeof buf, "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d%s_s%d_b%dx%d_%s_align%d%s", c.bm, c.bn, c.bk, c.wm,
                 c.wn, c.tm, c.tn, slices, c.stages, c.threads(), c.min_blocks, layout_code(c.op_a, c.op_b).c_str(),
-                c.align);
+                c.align, residues);
   return buf;
 }
 
@@ -61,7 +63,10 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
   if (int used = 0; std::sscanf(rest, "_ks%d%n", &c.slices, &used) == 1) rest += used;
   const int fields = std::sscanf(rest, "_s%d_b%dx%d_%c%c_align%d%n", &c.stages, &threads, &c.min_blocks, &la, &lb,
                                  &c.align, &consumed);
-  if (fields != 6 || rest + consumed != s.c_str() + s.size()) return std::nullopt;
+  if (fields != 6) return std::nullopt;
+  rest += consumed;
+  if (int used = 0; std::sscanf(rest, "_res%d%n", &c.residues, &used) == 1) rest += used;
+  if (rest != s.c_str() + s.size()) return std::nullopt;
   const auto op_a = parse_op(la), op_b = parse_op(lb);
   if (!op_a || !op_b) return std::nullopt;
   c.op_a = *op_a;

@@ -42,6 +42,10 @@ inline constexpr int kCopyTransposePad = 4;
 /// The device's own limit is checked again at run time.
 inline constexpr int kMaxSharedBytesAnyArch = 227 * 1024;
 
+/// Residue classes of K of a residue instance (KernelConfig::residues): 4 makes every leading
+/// dimension a multiple of 4 (16-byte vectors).
+inline constexpr int kResidues = 4;
+
 /// Which kernel template an instance is.
 /// kGemm: simt_sgemm_multistage.cuh, tiles staged through shared memory (any shape).
 /// kGemv: simt_sgemv.cuh, A streamed straight from global memory into registers with each element
@@ -71,6 +75,14 @@ struct KernelConfig {
   // shared memory instead of 8 (docs/perf_notes.md, change 31; fewer split-k partials, the motivation,
   // paid only where the tile does not spill).
   int slices = 1;
+  // Residue classes of K (1 or kResidues): an `nt_align4` instance that also runs problems whose
+  // M-major A has a leading dimension that is not a multiple of 4. The columns k = 4q + r of such an
+  // A form, for each r, a matrix with leading dimension 4·lda, whose base is 16-byte aligned once
+  // it starts (r·lda) mod 4 rows early; the instance reads residue r as that aligned operand, the
+  // extra rows' products landing in output rows the reduction skips. Residues are split-k planes
+  // (blockIdx.z = r · splits per residue + split), reduced by launch_residue_reduce
+  // (docs/perf_notes.md, change 79: the scalar class's 4-byte copies of A cost 127x3001x1531 ~10%).
+  int residues = 1;
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
   constexpr int warps_m() const { return wm > 0 ? bm / wm : 0; }
@@ -203,6 +215,9 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
     if (budget > 255) budget = 255;
     if (c.tm * c.tn + c.tm + c.tn + 40 > budget) return "register budget of (threads, min blocks) too small for the thread tile";
   }
+  if (c.residues != 1 && c.residues != kResidues) return "residues must be 1 or kResidues (4)";
+  if (c.residues != 1 && (c.op_a != Op::N || c.op_b != Op::T || c.align != 4))
+    return "residue instances read an M-major A and an N-major B with 16-byte copies (layout nt, align 4)";
   if (c.shared_bytes() > kMaxSharedBytesAnyArch) return "shared memory per block exceeds 227 KiB";
   if (static_cast<long>(c.shared_bytes()) * c.min_blocks > 228L * 1024) return "min blocks per SM do not fit in shared memory";
   return nullptr;
@@ -219,7 +234,7 @@ std::string layout_code(Op a, Op b);
 /// Procedural name, stable across rebuilds, e.g.
 /// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4", with "_ks2" after the thread tile for 2
 /// k-slices ("simt_sgemm_64x64x32_w32x32_t4x8_ks2_s3_b256x2_nn_align4"; one slice writes nothing, so
-/// older names stay keys), or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in
+/// older names stay keys) and "_res4" at the end for a residue instance (KernelConfig::residues), or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in
 /// flight, threads). Every field is in the name.
 std::string kernel_name(const KernelConfig& c);
 

@@ -14,4 +14,9 @@ namespace autogemm {
 cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, float* dst, int64_t ldd,
                              cudaStream_t stream);
 
+/// dst = src with another leading dimension: src is rows x cols column-major (lds >= rows), dst the
+/// same matrix at ldd >= rows (an N-major B re-pitched to a multiple of 4, RepackPlan::b_repitch).
+cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, float* dst, int64_t ldd,
+                           cudaStream_t stream);
+
 }  // namespace autogemm

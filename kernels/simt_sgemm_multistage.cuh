@@ -345,9 +345,35 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
   }
 }
 
+/// The problem one block of a residue instance runs: residue r = blockIdx.z / (splits / kResidues)
+/// of K, i.e. columns k = 4q + r of A (M-major) and of B (N-major, leading dimension a multiple of 4:
+/// run() repacks it otherwise). A's columns of residue r start (r·lda) mod 4 floats past a 16-byte
+/// boundary, so the block starts that many rows early: its rows 0 .. shift - 1 read the tail of the
+/// previous column (valid memory) and their products land in plane rows the reduction skips. The
+/// leading dimensions become 4·lda and 4·ldb, K the residue's count of columns; splits and
+/// k_per_split then describe the splits of one residue.
+__device__ __forceinline__ GemmParams residue_problem(const GemmParams& p) {
+  const int per_residue = p.splits / kResidues;
+  const int r = static_cast<int>(blockIdx.z) / per_residue;
+  const int shift = static_cast<int>((r * p.lda) & (kResidues - 1));
+  GemmParams q = p;
+  q.a = p.a + r * p.lda - shift;
+  q.lda = kResidues * p.lda;
+  q.m = p.m + shift;
+  q.b = p.b + r * p.ldb;
+  q.ldb = kResidues * p.ldb;
+  q.k = p.k > r ? (p.k - r + kResidues - 1) / kResidues : 0;
+  q.splits = per_residue;
+  return q;
+}
+
 template <class Tag>
-__global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) simt_sgemm_kernel(GemmParams p) {
+__global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) simt_sgemm_kernel(GemmParams params) {
   constexpr KernelConfig C = Tag::value;
+  // Residue instances run one residue of K per group of blockIdx.z (residue_problem); the others the
+  // problem as given (the copy is the parameters themselves: their SASS is as before residues).
+  constexpr bool kResidue = C.residues > 1;
+  const GemmParams p = kResidue ? residue_problem(params) : params;
   static_assert(is_valid(C), "KernelConfig violates the validity rule (see invalid_reason)");
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kThreads = C.threads();
@@ -374,8 +400,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   float* smem_a = reinterpret_cast<float*>(smem_vec);
   float* smem_b = smem_a + S * kAStage;
 
-  // Block -> output tile, grouped for L2 reuse.
-  const int tiles_m = ceil_div(p.m, BM);
+  // Block -> output tile, grouped for L2 reuse. (Residue instances: the same tiles for every
+  // residue, covering m + 3 rows; rows past a residue's own m are zero-filled and not written.)
+  const int tiles_m = ceil_div(kResidue ? params.m + kResidues - 1 : p.m, BM);
   const int tiles_n = ceil_div(p.n, BN);
   const int tile = blockIdx.x;
   const int per_group = kL2GroupRows * tiles_n;
@@ -384,7 +411,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   const int m0 = (first_m + (tile % per_group) % group_rows) * BM;
   const int n0 = ((tile % per_group) / group_rows) * BN;
 
-  const int split = blockIdx.z;
+  const int split = kResidue ? static_cast<int>(blockIdx.z) % p.splits : static_cast<int>(blockIdx.z);
   const int k_begin = split * p.k_per_split;
   const int k_end = min(p.k, k_begin + p.k_per_split);
   const int k_tiles = k_end > k_begin ? ceil_div(k_end - k_begin, BK) : 0;
@@ -542,12 +569,16 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     __syncthreads();
   }
   const bool accumulate_into_c = p.mode == SplitKMode::kSerial && split > 0;
+  // Partial plane of this block: its split, or for a residue instance its (residue, split) pair,
+  // every plane residue_partial_ld rows deep. (Written out in both places so that the other
+  // instances compile to the PTX they had before residues.)
   float* partial = p.mode == SplitKMode::kParallel
-                       ? p.partials + split * partial_ld(p.m) * p.n
+                       ? p.partials + (kResidue ? static_cast<int>(blockIdx.z) : split) *
+                                          (kResidue ? residue_partial_ld(params.m) : partial_ld(p.m)) * p.n
                        : nullptr;
   constexpr bool kRowRuns = !kAK;  // rows of acc in runs of 4 adjacent rows of C (TM % 4 == 0 always)
   float* const out = partial != nullptr ? partial : p.c;
-  const int64_t ld = partial != nullptr ? partial_ld(p.m) : p.ldc;
+  const int64_t ld = partial != nullptr ? (kResidue ? residue_partial_ld(params.m) : partial_ld(p.m)) : p.ldc;
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
   if (writer && accumulate_into_c) {
     // Serial split-k after the first split: a column's previous values are loaded (through L2 with
@@ -681,7 +712,8 @@ cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
     }
   }
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
+  const int rows = C.residues > 1 ? p.m + kResidues - 1 : p.m;  // residue instances: see the kernel
+  config.gridDim = dim3(ceil_div(rows, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
   config.blockDim = dim3(C.threads());
   config.dynamicSmemBytes = kSmem;
   config.stream = stream;

@@ -17,23 +17,36 @@ namespace {
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
 // by 16 left 8 splits to a remainder loop of 4s), 16 above, where 8 lost 0.2-0.3 us. 127x3001x1531
 // (8 splits) ran 0.1-0.2 us faster end to end in every layout (docs/perf_notes.md, change 78).
-template <class Index, int Unroll>
+// kResidues: the planes of a residue instance (KernelConfig::residues), splits / 4 per residue of K,
+// residue_partial_ld(m) rows deep, residue r's output row i at plane row i + (r * lda) mod 4
+// (residue_problem in simt_sgemm_multistage.cuh); summed residue by residue, split by split.
+template <class Index, int Unroll, bool kResidues = false>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
-                                     float beta, float* __restrict__ c, int64_t ldc) {
+                                     float beta, float* __restrict__ c, int64_t ldc, int64_t lda) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
   // GEMM's last blocks run; wait here until the GEMM has finished and its partials are visible.
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
   const Index total = static_cast<Index>(m) * static_cast<Index>(n);
-  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
+  const int64_t ldp = kResidues ? residue_partial_ld(m) : partial_ld(m), split_stride = ldp * n;
   for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<Index>(gridDim.x) * blockDim.x) {
     const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
     const float* column = partials + static_cast<int64_t>(j) * ldp + i;
     float sum = 0.0f;
+    if constexpr (kResidues) {
+      const int per_residue = splits / 4;
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const float* plane = column + r * per_residue * split_stride + ((r * lda) & 3);
 #pragma unroll Unroll
-    for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
+        for (int s = 0; s < per_residue; ++s) sum += plane[s * split_stride];
+      }
+    } else {
+#pragma unroll Unroll
+      for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
+    }
     store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
   }
 }
@@ -115,7 +128,21 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   const bool narrow = int64_t{m} * n < (int64_t{1} << 31), deep = splits >= 16;
   auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16> : splitk_reduce_kernel<uint32_t, 8>)
                        : (deep ? splitk_reduce_kernel<int64_t, 16> : splitk_reduce_kernel<int64_t, 8>);
-  return cudaLaunchKernelEx(&config, kernel, partials, splits, m, n, alpha, beta, c, ldc);
+  return cudaLaunchKernelEx(&config, kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0});
+}
+
+cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, float alpha,
+                                  float beta, float* c, int64_t ldc, cudaStream_t stream) {
+  cudaLaunchConfig_t config{};  // one output per thread, after the GEMM as launch_splitk_reduce
+  config.blockDim = dim3(256);
+  config.gridDim = elementwise_grid(m, n);
+  config.stream = stream;
+  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
+  config.attrs = &attribute;
+  config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
+  auto kernel = int64_t{m} * n < (int64_t{1} << 31) ? splitk_reduce_kernel<uint32_t, 4, true>
+                                                    : splitk_reduce_kernel<int64_t, 4, true>;
+  return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc, lda);
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {

@@ -14,6 +14,12 @@ namespace autogemm {
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream);
 
+/// The reduction of a residue instance's planes (KernelConfig::residues): `planes` = 4 x splits per
+/// residue, residue_partial_ld(m) rows deep, residue r's row i at plane row i + (r * lda) mod 4,
+/// where lda is the problem's (gemm_params.hpp; residue_problem in simt_sgemm_multistage.cuh).
+cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, float alpha,
+                                  float beta, float* c, int64_t ldc, cudaStream_t stream);
+
 /// C = beta * C (beta == 0 writes zeros without reading C): the k == 0 and alpha == 0 cases of BLAS.
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream);
 

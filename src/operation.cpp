@@ -23,6 +23,10 @@ RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem) {
   if (kernel.is_gemv()) return plan;
   plan.a = problem.op_a == Op::T && kernel.op_a == Op::N;
   plan.b = problem.op_b == Op::N && kernel.op_b == Op::T;
+  // A residue instance reads B with 16-byte copies at leading dimension 4·ldb: an N-major B whose
+  // ldb or base is not aligned is copied to an aligned one first (RepackPlan::b_repitch).
+  plan.b_repitch = kernel.residues > 1 && problem.op_b == Op::T && !vector_aligned(problem.b, problem.ldb);
+  plan.b = plan.b || plan.b_repitch;
   return plan;
 }
 
@@ -56,6 +60,12 @@ DeviceLimits query_device_limits(int device) {
   return d;
 }
 
+SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits) {
+  SplitGeometry g = split_geometry(c, (k + kResidues - 1) / kResidues, std::max(1, requested_splits / kResidues));
+  g.splits *= kResidues;
+  return g;
+}
+
 SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits) {
   const int splits = std::max(1, requested_splits);
   const int per = (k + splits - 1) / splits;
@@ -71,6 +81,10 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
   if (const char* why = invalid_reason(c)) return why;
   const RepackPlan plan = repack_plan(c, problem);
   const bool a_ok = c.op_a == problem.op_a || plan.a, b_ok = c.op_b == problem.op_b || plan.b;
+  const bool same_layout = c.op_a == problem.op_a && c.op_b == problem.op_b;
+  if (same_layout && plan.b_repitch && repack == RepackPolicy::kNever)
+    return "residue instance reads B at a leading dimension that is a multiple of 4 from a 16-byte aligned base: "
+           "ldb = " + std::to_string(problem.ldb) + " needs a re-pitching copy, not allowed here";
   if (!a_ok || !b_ok || (plan.any() && repack == RepackPolicy::kNever))
     return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " + layout_code(problem.op_a, problem.op_b);
   if (plan.a && problem.n < kRepackMinOtherExtent)
@@ -79,10 +93,19 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
   if (plan.b && problem.m < kRepackMinOtherExtent)
     return "repacking B for layout " + layout_code(c.op_a, c.op_b) + " is offered for m >= " +
            std::to_string(kRepackMinOtherExtent) + "; the problem has m = " + std::to_string(problem.m);
+  if (c.residues > 1) {
+    // Residue instances exist for an M-major A whose leading dimension is not a multiple of 4 (an
+    // aligned one runs the plain instances) and whose base is 16-byte aligned (residue_problem).
+    if (problem.op_a != Op::N) return "residue instance reads an M-major A (op_a N), the problem's is K-major";
+    if (problem.lda % 4 == 0)
+      return "residue instance serves an lda that is not a multiple of 4, the problem has lda = " +
+             std::to_string(problem.lda);
+    if (reinterpret_cast<uintptr_t>(problem.a) % 16 != 0) return "residue instance needs A's base 16-byte aligned";
+  }
   // The repacked copies are aligned; an operand read in place keeps its own alignment. GEMV instances
   // read B (at most 4 columns) with scalar loads, so only A's alignment binds them: row-major M = 1
   // in `nt`/`tt` has ldb = 1 and would otherwise run scalar GEMV loads over an aligned A.
-  const bool a_aligned = plan.a || vector_aligned(problem.a, problem.lda);
+  const bool a_aligned = plan.a || c.residues > 1 || vector_aligned(problem.a, problem.lda);
   const bool b_aligned = plan.b || vector_aligned(problem.b, problem.ldb);
   if (c.align == 4 && c.is_gemv() && !a_aligned) return "needs 16-byte aligned A with lda a multiple of 4";
   if (c.align == 4 && !c.is_gemv() && !(a_aligned && b_aligned))
@@ -101,19 +124,30 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
 namespace {
 // GEMV instances split K only one way: partials, reduced in the same launch by the last block of each
 // row block (simt_sgemv.cuh); a serial request becomes that.
+// Residue instances run parallel split-k only, with a whole number of splits per residue.
 SplitChoice effective_split(const KernelInstance& kernel, SplitChoice split) {
   if (kernel.config.is_gemv() && split.mode == SplitKMode::kSerial) split.mode = SplitKMode::kParallel;
+  if (kernel.config.residues > 1) {
+    split.mode = SplitKMode::kParallel;
+    split.splits = std::max(kResidues, (split.splits + kResidues - 1) / kResidues * kResidues);
+  }
   return split;
+}
+
+SplitGeometry geometry_of(const KernelInstance& kernel, int k, SplitChoice split) {
+  return kernel.config.residues > 1 ? residue_split_geometry(kernel.config, k, split.splits)
+                                    : split_geometry(kernel.config, k, split.splits);
 }
 }  // namespace
 
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested) {
   const SplitChoice split = effective_split(kernel, requested);
-  const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
+  const SplitGeometry g = geometry_of(kernel, problem.k, split);
   WorkspaceNeeds needs;
   needs.repack_bytes = repack_layout(problem, repack_plan(kernel.config, problem)).bytes;
+  const int64_t plane_rows = kernel.config.residues > 1 ? residue_partial_ld(problem.m) : partial_ld(problem.m);
   if (g.splits > 1 && split.mode == SplitKMode::kParallel)
-    needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * partial_ld(problem.m) * problem.n;
+    needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * plane_rows * problem.n;
   // Serial split-k: one counter per output tile; GEMV split-k: one per row block.
   if (g.splits > 1 && (split.mode == SplitKMode::kSerial || kernel.config.is_gemv()))
     needs.semaphore_count = static_cast<size_t>((problem.m + kernel.config.bm - 1) / kernel.config.bm) *
@@ -123,7 +157,7 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
 
 GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested) {
   const SplitChoice split = effective_split(kernel, requested);
-  const SplitGeometry g = split_geometry(kernel.config, problem.k, split.splits);
+  const SplitGeometry g = geometry_of(kernel, problem.k, split);
   GemmParams p;
   p.m = problem.m;
   p.n = problem.n;
@@ -168,10 +202,12 @@ cudaError_t repack_operands(const GemmProblem& problem, RepackPlan plan, const W
     repacked.op_a = Op::N, repacked.a = ws.repacked, repacked.lda = layout.lda;
   }
   if (plan.b) {  // B is k x n column-major (op N): its transpose B' (n x k) has op(B) = B'^T
+    // (b_repitch: B is already n x k with op T, copied to the aligned leading dimension as it is.)
     float* b = ws.repacked + layout.b_offset_bytes / sizeof(float);
-    if (cudaError_t e = launch_transpose(problem.b, problem.ldb, problem.k, problem.n, b, layout.ldb, stream);
-        e != cudaSuccess)
-      return e;
+    const cudaError_t e =
+        plan.b_repitch ? launch_repitch(problem.b, problem.ldb, problem.n, problem.k, b, layout.ldb, stream)
+                       : launch_transpose(problem.b, problem.ldb, problem.k, problem.n, b, layout.ldb, stream);
+    if (e != cudaSuccess) return e;
     repacked.op_b = Op::T, repacked.b = b, repacked.ldb = layout.ldb;
   }
   return cudaSuccess;
@@ -203,6 +239,8 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
   p.partials = ws.partials;
   p.semaphores = ws.semaphores;
   if (cudaError_t e = kernel.launch(p, stream); e != cudaSuccess) return e;
+  if (kernel.config.residues > 1)
+    return launch_residue_reduce(p.partials, p.splits, p.m, p.n, p.lda, p.alpha, p.beta, p.c, p.ldc, stream);
   if (p.mode == SplitKMode::kParallel && !kernel.config.is_gemv())  // GEMV reduces in its own launch
     return launch_splitk_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
   return cudaSuccess;

@@ -50,6 +50,9 @@ enum class RepackPolicy { kNever, kAllowed };
 /// X-major.
 struct RepackPlan {
   bool a = false, b = false;
+  // B is N-major already (op_b T) but not aligned, and a residue instance reads it: b means a plain
+  // copy to the aligned leading dimension, not a transpose (KernelConfig::residues).
+  bool b_repitch = false;
   bool any() const { return a || b; }
 };
 RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem);
@@ -87,6 +90,9 @@ struct SplitGeometry {
   int splits = 1;
 };
 SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits);
+/// The same for a residue instance (KernelConfig::residues): the splits of one residue of K (its
+/// ceil(k / 4) columns, requested_splits / 4 splits), and 4 times as many planes in all.
+SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits);
 
 /// Workspace of a launch: partial sums (kParallel), per-tile semaphores (kSerial, zeroed once) and
 /// the repacked operands (RepackPlan).
@@ -116,7 +122,9 @@ inline bool can_implement(const KernelInstance& kernel, const GemmProblem& probl
 }
 
 /// GEMV instances (KernelConfig::is_gemv) split K only in kParallel mode (a kSerial request is taken
-/// as kParallel): partials plus one counter per row block, reduced in the same launch.
+/// as kParallel): partials plus one counter per row block, reduced in the same launch. Residue
+/// instances (KernelConfig::residues) run kParallel only, with the requested splits rounded up to a
+/// multiple of 4 (at least 4): one plane per (residue, split).
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 
 /// The launch parameters run() passes: the problem, the split geometry (GEMV instances take a serial

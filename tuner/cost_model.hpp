@@ -27,7 +27,8 @@ enum class SplitModes { kAll, kParallelOnly };
 /// cannot fill the SMs and K is long enough to give every split several BK steps. The untuned
 /// choice asks for kParallelOnly: on the H100 the best parallel candidate beat the best serial one
 /// on every problem measured (docs/kernels.md), and the model cannot see the serial chain's stalls.
-/// The tuner asks for kAll and measures both.
+/// The tuner asks for kAll and measures both. Residue instances (KernelConfig::residues) get
+/// parallel splits only, 4, 8, 12 or 16 planes (1 to 4 splits per residue of K).
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                           SplitModes modes = SplitModes::kAll);
 

@@ -16,7 +16,8 @@ std::string tag_of(const KernelConfig& c) {
   s << "detail::ConfigTag<" << c.bm << ", " << c.bn << ", " << c.bk << ", " << c.wm << ", " << c.wn << ", " << c.tm
     << ", " << c.tn << ", " << c.stages << ", " << c.min_blocks << ", " << op_literal(c.op_a) << ", "
     << op_literal(c.op_b) << ", " << c.align << (c.is_gemv() ? ", Family::kGemv" : "");
-  if (c.slices != 1) s << ", Family::kGemm, " << c.slices;
+  if (c.slices != 1 || c.residues != 1) s << ", Family::kGemm, " << c.slices;
+  if (c.residues != 1) s << ", " << c.residues;
   s << ">";
   return s.str();
 }

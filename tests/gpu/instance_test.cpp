@@ -1,6 +1,7 @@
 // Every compiled kernel instance against the float64 reference: odd sizes and sizes that are
 // multiples of no tile, alpha/beta with beta = 0 over NaN, leading dimensions above the minimum,
-// misaligned bases for scalar-class instances, both split-k reductions. The output is NaN-poisoned
+// misaligned bases for scalar-class instances, both split-k reductions (and the residue planes'
+// reduction of residue instances, run on odd lda). The output is NaN-poisoned
 // beforehand, and the padding rows of C must still be NaN afterwards (nothing written out of bounds).
 #include <cmath>
 #include <cstdlib>
@@ -36,7 +37,7 @@ bool sanitizer_mode() {
 bool in_covering_subset(size_t index) {
   static const std::set<size_t> subset = [] {
     std::set<size_t> picked;
-    std::set<std::tuple<int, int, int, int, int, int, int, int>> seen;
+    std::set<std::tuple<int, int, int, int, int, int, int, int, int>> seen;
     const auto& reg = kernel_registry();
     for (size_t i = 0; i < reg.size(); ++i) {
       const KernelConfig& c = reg[i].config;
@@ -52,7 +53,7 @@ bool in_covering_subset(size_t index) {
       const int a_path = path(c.bm, a_is_k_major(c.op_a), c.transposes_a(), c.copy_transposes_a());
       const int b_path = path(c.bn, b_is_k_major(c.op_b), c.transposes_b(), c.copy_transposes_b());
       if (seen.insert({static_cast<int>(c.family), static_cast<int>(c.op_a), static_cast<int>(c.op_b), c.align,
-                       c.stages, a_path, b_path, c.slices})
+                       c.stages, a_path, b_path, c.slices, c.residues})
               .second)
         picked.insert(i);
     }
@@ -89,7 +90,10 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     // GEMV instances read B with scalar loads whatever their class (operation.cpp, cannot_implement):
     // their B gets the scalar class's odd ld and unaligned base in every instance.
     const bool b_scalar = cfg.align == 1 || cfg.is_gemv();
-    const int lda = pad_ld(cfg.op_a == Op::N ? cs.m : cs.k, cfg.align == 1);
+    // Residue instances (KernelConfig::residues) exist for an lda that is not a multiple of 4, from
+    // an aligned base, with B aligned: every case runs as its residue planes (4 or 8 of them).
+    const bool residues = cfg.residues > 1;
+    const int lda = pad_ld(cfg.op_a == Op::N ? cs.m : cs.k, cfg.align == 1 || residues);
     const int ldb = pad_ld(cfg.op_b == Op::N ? cs.k : cs.n, b_scalar);
     const int ldc = pad_ld(cs.m, cfg.align == 1);
     // Scalar-class instances get bases one float past 16-byte alignment.
@@ -115,7 +119,7 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     p.op_a = cfg.op_a, p.op_b = cfg.op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
     p.a = a.get() + shift, p.lda = lda, p.b = b.get() + b_shift, p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
     p.alpha = cs.alpha, p.beta = cs.beta;
-    ASSERT_EQ(alignment_class(p), cfg.align == 4 && !b_scalar ? 4 : 1);
+    ASSERT_EQ(alignment_class(p), cfg.align == 4 && !b_scalar && !residues ? 4 : 1);
     DeviceLimits limits;
     ASSERT_CUDA(current_device_limits(limits));
     ASSERT_EQ(cannot_implement(kernel(), p, limits), "");

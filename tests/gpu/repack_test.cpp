@@ -3,6 +3,7 @@
 // odd extents, leading dimensions above the minimum, misaligned bases where the copies make up for
 // them, beta = 0 over a NaN-poisoned C, and a parallel split-k after the copies.
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "check.hpp"
@@ -13,10 +14,12 @@
 namespace autogemm::testing {
 namespace {
 
-// The first compiled GEMM instance of layout nt and alignment class `align`, or null.
-const KernelInstance* nt_instance(int align) {
+// The first compiled GEMM instance of layout nt, alignment class `align` and `residues`, or null.
+const KernelInstance* nt_instance(int align, int residues) {
   for (const KernelInstance& k : kernel_registry())
-    if (!k.config.is_gemv() && k.config.op_a == Op::N && k.config.op_b == Op::T && k.config.align == align) return &k;
+    if (!k.config.is_gemv() && k.config.op_a == Op::N && k.config.op_b == Op::T && k.config.align == align &&
+        k.config.residues == residues)
+      return &k;
   return nullptr;
 }
 
@@ -29,13 +32,15 @@ struct RepackCase {
   float alpha, beta;
   SplitChoice split;
   const char* repacked;  // what repack_plan must say
+  int residues = 1;      // KernelConfig::residues of the nt instance
 };
 
 class RepackTest : public GpuTest {
  protected:
   void check(const RepackCase& cs, uint64_t seed) {
-    const KernelInstance* kernel = nt_instance(cs.align);
-    if (kernel == nullptr) GTEST_SKIP() << "no nt align" << cs.align << " instance in this build";
+    const KernelInstance* kernel = nt_instance(cs.align, cs.residues);
+    if (kernel == nullptr)
+      GTEST_SKIP() << "no nt align" << cs.align << " instance with " << cs.residues << " residues in this build";
     SCOPED_TRACE(::testing::Message() << kernel->name << " problem " << layout_code(cs.op_a, cs.op_b) << " m=" << cs.m
                                       << " n=" << cs.n << " k=" << cs.k << " splits=" << cs.split.splits);
     const int64_t lda = (cs.op_a == Op::N ? cs.m : cs.k) + cs.ld_extra;
@@ -61,12 +66,12 @@ class RepackTest : public GpuTest {
                                    ref.get(), nullptr));
 
     const WorkspaceNeeds needs = workspace_size(*kernel, p, cs.split);
-    ASSERT_GT(needs.repack_bytes, 0u);
+    ASSERT_EQ(needs.repack_bytes > 0, std::string(cs.repacked) != "none");
     DeviceBuffer<float> partials(needs.partial_bytes / sizeof(float)), repacked(needs.repack_bytes / sizeof(float));
     Workspace ws{partials.get(), needs.partial_bytes, nullptr, 0, repacked.get(), needs.repack_bytes};
-    // A workspace without room for the copies is refused, not overrun.
+    // A workspace without room for the copies or the partials is refused, not overrun.
     Workspace small = ws;
-    small.repack_bytes = needs.repack_bytes - sizeof(float);
+    (needs.repack_bytes > 0 ? small.repack_bytes : small.partial_bytes) -= sizeof(float);
     EXPECT_EQ(run(*kernel, p, cs.split, small, nullptr), cudaErrorInvalidValue);
     ASSERT_CUDA(run(*kernel, p, cs.split, ws, nullptr));
     ASSERT_CUDA(cudaDeviceSynchronize());
@@ -101,6 +106,27 @@ TEST_F(RepackTest, XMajorInstancesRunKMajorOperandsThroughCopies) {
       {Op::N, Op::N, 2049, 2047, 33, 1, 1, 1, 1.0f, 0.0f, none, "B"},
   };
   uint64_t seed = 7;
+  for (const RepackCase& cs : cases) {
+    check(cs, ++seed);
+    if (HasFatalFailure() || IsSkipped()) return;
+  }
+}
+
+// Residue instances (KernelConfig::residues) on M-major A with lda = 1, 2 and 3 (mod 4): B read in
+// place when aligned, re-pitched when its ldb is odd (`nt`), transposed (`nn`); K from 3 (residue 3
+// empty) up, 4 to 12 planes, C beta-scaled or NaN-poisoned.
+TEST_F(RepackTest, ResidueInstancesReadOddLdaWithAlignedCopies) {
+  const SplitChoice none{1, SplitKMode::kNone};
+  const std::vector<RepackCase> cases = {
+      // 127x3001x1531 row-major `nt`, the problem they exist for: lda 3001, ldb 127 re-pitched.
+      {Op::N, Op::T, 3001, 127, 1531, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
+      {Op::N, Op::T, 131, 68, 5, 0, 0, 4, 1.0f, 0.5f, {8, SplitKMode::kParallel}, "none", kResidues},
+      {Op::N, Op::N, 2049, 33, 77, 1, 0, 4, -0.5f, -0.75f, {8, SplitKMode::kParallel}, "B", kResidues},
+      {Op::N, Op::T, 2051, 129, 3, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
+      {Op::N, Op::T, 1, 16, 9, 0, 0, 4, 2.0f, 0.0f, none, "none", kResidues},
+      {Op::N, Op::T, 37, 199, 1000, 1, 0, 4, 1.5f, 0.25f, {12, SplitKMode::kParallel}, "none", kResidues},
+  };
+  uint64_t seed = 70;
   for (const RepackCase& cs : cases) {
     check(cs, ++seed);
     if (HasFatalFailure() || IsSkipped()) return;

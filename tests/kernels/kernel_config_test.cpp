@@ -5,6 +5,8 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <tuple>
+#include <vector>
 
 #include "grid_table.hpp"
 #include "kernel_config.hpp"
@@ -49,7 +51,7 @@ TEST(GridTable, SlicedTilesAreInEveryClassTheTableNames) {
   // ones marked scalar_class with 4-byte copies (their other twins spill, grid_table.hpp).
   std::map<std::string, int> count;
   for (const auto& c : enumerate_grid())
-    if (c.slices > 1) {
+    if (c.slices > 1 && c.residues == 1) {  // residue instances: ResidueInstancesAreTheTablesNtAlign4
       EXPECT_EQ(c.slices, 2) << kernel_name(c);
       ++count[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
     }
@@ -60,6 +62,44 @@ TEST(GridTable, SlicedTilesAreInEveryClassTheTableNames) {
   ASSERT_EQ(count.size(), 8u);
   for (const auto& [name, n] : count)
     EXPECT_EQ(n, name.ends_with("_align4") ? static_cast<int>(std::size(kSlicedTiles)) : scalar) << name;
+}
+
+TEST(KernelConfig, ResidueNameSpellsTheResidues) {
+  KernelConfig c{32, 128, 32, 32, 32, 4, 8, 3, 1, Op::N, Op::T, 4};
+  c.residues = kResidues;
+  EXPECT_EQ(invalid_reason(c), nullptr);
+  EXPECT_EQ(kernel_name(c), "simt_sgemm_32x128x32_w32x32_t4x8_s3_b128x1_nt_align4_res4");
+  const auto parsed = parse_kernel_name(kernel_name(c));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->residues, kResidues);
+  for (const char* bad : {"simt_sgemm_32x128x32_w32x32_t4x8_s3_b128x1_nt_align4_res1",  // one is not spelled
+                          "simt_sgemm_32x128x32_w32x32_t4x8_s3_b128x1_nt_align4_res4_",
+                          "simt_sgemm_32x128x32_w32x32_t4x8_s3_b128x1_nt_align4res4"})
+    EXPECT_FALSE(parse_kernel_name(bad).has_value()) << bad;
+  // Only nt_align4 reads both operands X-major with 16-byte copies, which residues need.
+  for (const auto& [op_a, op_b, align] : {std::tuple{Op::N, Op::N, 4}, std::tuple{Op::T, Op::T, 4},
+                                          std::tuple{Op::N, Op::T, 1}}) {
+    KernelConfig other = c;
+    other.op_a = op_a, other.op_b = op_b, other.align = align;
+    EXPECT_NE(std::string(invalid_reason(other) ? invalid_reason(other) : "").find("residue instances read"),
+              std::string::npos)
+        << kernel_name(other);
+  }
+  c.residues = 2;
+  EXPECT_NE(std::string(invalid_reason(c) ? invalid_reason(c) : "").find("residues must be"), std::string::npos);
+}
+
+TEST(GridTable, ResidueInstancesAreTheTablesNtAlign4) {
+  // Every entry of kResidueTiles compiles (none silently dropped by the validity rule), as nt_align4.
+  std::vector<KernelConfig> residue;
+  for (const auto& c : enumerate_grid())
+    if (c.residues > 1) residue.push_back(c);
+  ASSERT_EQ(residue.size(), std::size(kResidueTiles));
+  for (const auto& c : residue) {
+    EXPECT_EQ(c.residues, kResidues);
+    EXPECT_EQ(layout_code(c.op_a, c.op_b), "nt");
+    EXPECT_EQ(c.align, 4);
+  }
 }
 
 TEST(KernelConfig, GemvNameSpellsEveryField) {

@@ -173,5 +173,71 @@ TEST(Repack, WorkspaceHoldsBothCopiesAtAlignedOffsets) {
   EXPECT_EQ(workspace_size(instance(tile64), nn, {}).repack_bytes, 0u);
 }
 
+// The residue instance of tile64's nt_align4 twin (KernelConfig::residues).
+KernelConfig residue_config() {
+  KernelConfig c = with_layout(Op::N, Op::T, 4);
+  c.residues = kResidues;
+  return c;
+}
+
+TEST(Residues, ServeAnMMajorAWhoseLdaIsNotAMultipleOf4) {
+  const KernelInstance res = instance(residue_config());
+  // 127x3001x1531 row-major `nt`: A 3001 x 1531 with lda 3001, B N-major with ldb 127.
+  GemmProblem nt = problem(Op::N, Op::T, 3001, 127, 1531);
+  ASSERT_EQ(alignment_class(nt), 1);
+  // Without the policy B's re-pitching copy is not allowed.
+  EXPECT_EQ(cannot_implement(res, nt, h100()),
+            "residue instance reads B at a leading dimension that is a multiple of 4 from a 16-byte aligned base: "
+            "ldb = 127 needs a re-pitching copy, not allowed here");
+  const RepackPlan plan = repack_plan(res.config, nt);
+  EXPECT_TRUE(plan.b && plan.b_repitch && !plan.a);
+  EXPECT_TRUE(can_implement(res, nt, h100(), RepackPolicy::kAllowed));
+  // B already aligned: read in place, no policy needed.
+  nt.ldb = 128;
+  EXPECT_FALSE(repack_plan(res.config, nt).any());
+  EXPECT_TRUE(can_implement(res, nt, h100()));
+  // `nn`: B transposed as for any nt instance (not re-pitched).
+  const GemmProblem nn = problem(Op::N, Op::N, 3001, 127, 1531);
+  EXPECT_TRUE(repack_plan(res.config, nn).b && !repack_plan(res.config, nn).b_repitch);
+  EXPECT_TRUE(can_implement(res, nn, h100(), RepackPolicy::kAllowed));
+  // An aligned lda is the plain instances' problem; a misaligned base or a K-major A cannot be read.
+  GemmProblem aligned = nt;
+  aligned.lda = 3004;
+  EXPECT_EQ(cannot_implement(res, aligned, h100()),
+            "residue instance serves an lda that is not a multiple of 4, the problem has lda = 3004");
+  GemmProblem shifted = nt;
+  shifted.a += 1;
+  EXPECT_EQ(cannot_implement(res, shifted, h100()), "residue instance needs A's base 16-byte aligned");
+  const GemmProblem tt = problem(Op::T, Op::T, 3001, 2049, 1531);
+  EXPECT_EQ(cannot_implement(res, tt, h100(), RepackPolicy::kAllowed),
+            "residue instance reads an M-major A (op_a N), the problem's is K-major");
+}
+
+TEST(Residues, SplitIntoFourPlanesPerSplitOfAResidue) {
+  const KernelInstance res = instance(residue_config());
+  GemmProblem pr = problem(Op::N, Op::T, 3001, 127, 1531);
+  pr.ldb = 128;
+  // Unsplit or serial requests run as 4 parallel planes; other counts round up to whole residues.
+  for (const SplitChoice asked : {SplitChoice{1, SplitKMode::kNone}, SplitChoice{3, SplitKMode::kSerial},
+                                  SplitChoice{4, SplitKMode::kParallel}}) {
+    const GemmParams p = launch_params(res, pr, asked);
+    EXPECT_EQ(p.mode, SplitKMode::kParallel);
+    EXPECT_EQ(p.splits, 4);
+    EXPECT_EQ(p.k_per_split, 384);  // ceil(1531 / 4) = 383 columns per residue, whole BK = 32 steps
+  }
+  GemmParams p = launch_params(res, pr, {6, SplitKMode::kParallel});
+  EXPECT_EQ(p.splits, 8);
+  EXPECT_EQ(p.k_per_split, 192);
+  // The planes hold m + 3 rows (rounded up to 4): a residue starts up to 3 rows early.
+  EXPECT_EQ(residue_partial_ld(3001), 3004);
+  EXPECT_EQ(residue_partial_ld(3002), 3008);
+  EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).partial_bytes, sizeof(float) * 8 * 3004 * 127);
+  EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).semaphore_count, 0u);
+  // Short K: each residue keeps one split of its own columns (k = 5: residue 0 has 2, the rest 1).
+  p = launch_params(res, problem(Op::N, Op::T, 31, 9, 5), {16, SplitKMode::kParallel});
+  EXPECT_EQ(p.splits, 4);
+  EXPECT_EQ(p.k_per_split, 32);
+}
+
 }  // namespace
 }  // namespace autogemm
