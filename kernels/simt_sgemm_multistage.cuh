@@ -77,8 +77,15 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
 /// (kThreads a multiple of the vectors per row); other shapes take load_operand_tile's unpredicated
 /// form on interior tiles (the whole tile inside X and this split's K range) and its general path
 /// on edge tiles.
-template <int X, int BK, int V, int kThreads, bool kKMajor>
+/// kEdgeBytesInFastPath (X-major only; residue instances): interior tiles in K take the fast path
+/// even when X cuts the thread's vector, each copy cut to the thread's bytes inside X. Otherwise a
+/// tile whose X extent is not a multiple of 4 (n = 127 against a 128-wide tile) sends the lane that
+/// holds the cut vector down the edge path on every k-tile, which serialises its warp: 127x3001x1531
+/// ran 8.5% more instructions at 29.7 active threads per warp than its aligned twin (ncu,
+/// docs/perf_notes.md change 79).
+template <int X, int BK, int V, int kThreads, bool kKMajor, bool kEdgeBytesInFastPath = false>
 class OperandLoader {
+  static_assert(!(kEdgeBytesInFastPath && kKMajor), "cut vectors run along X in X-major tiles only");
   static constexpr int kVecPerRow = (kKMajor ? BK : X) / V;
   static constexpr int kIters = (X * BK / V) / kThreads;
   static constexpr int kRowStride = kKMajor ? BK + kKMajorPad : X;
@@ -111,7 +118,17 @@ class OperandLoader {
     if constexpr (kFast) {
       const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_);
       float* dst = s + smem_offset_;
-      if (interior_ && k0 + BK <= k_end_) {
+      if constexpr (kEdgeBytesInFastPath) {
+        if (k0 + BK <= k_end_) {
+          const int n = x_bytes_;  // 16 inside X, fewer where X cuts the vector, 0 past X
+#pragma unroll
+          for (int it = 0; it < kIters; ++it) {
+            cp_async_vec<V>(dst + it * kRowStep * kRowStride, n > 0 ? src : g_, n);
+            src += row_step_;
+          }
+          return;
+        }
+      } else if (interior_ && k0 + BK <= k_end_) {
 #pragma unroll
         for (int it = 0; it < kIters; ++it) {
           cp_async_vec<V>(dst + it * kRowStep * kRowStride, src, 4 * V);
@@ -432,12 +449,15 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // Operands stored as they are in memory are copied by cp.async (OperandLoader); K-major ones the
   // main loop reads X-major pass through registers (TransposingLoader), one tile ahead: tile kt + 1
   // is fetched before tile kt's FFMAs and stored after them, into a stage no thread reads meanwhile.
+  // (Residue instances read both operands X-major and cut vectors inside the fast path.)
   using LoaderA = std::conditional_t<
       kAT, TransposingLoader<BM, BK, kThreads>,
-      std::conditional_t<kACT, CopyTransposingLoader<BM, BK, kThreads>, OperandLoader<BM, BK, C.align, kThreads, kAK>>>;
+      std::conditional_t<kACT, CopyTransposingLoader<BM, BK, kThreads>,
+                         OperandLoader<BM, BK, C.align, kThreads, kAK, kResidue>>>;
   using LoaderB = std::conditional_t<
       kBT, TransposingLoader<BN, BK, kThreads>,
-      std::conditional_t<kBCT, CopyTransposingLoader<BN, BK, kThreads>, OperandLoader<BN, BK, C.align, kThreads, kBK>>>;
+      std::conditional_t<kBCT, CopyTransposingLoader<BN, BK, kThreads>,
+                         OperandLoader<BN, BK, C.align, kThreads, kBK, kResidue>>>;
   LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid);
   LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
   auto load_stage = [&](int kt, int stage) {
