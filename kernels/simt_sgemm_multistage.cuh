@@ -368,7 +368,8 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
 /// boundary, so the block starts that many rows early: its rows 0 .. shift - 1 read the tail of the
 /// previous column (valid memory) and their products land in plane rows the reduction skips. The
 /// leading dimensions become 4·lda and 4·ldb, K the residue's count of columns; splits and
-/// k_per_split then describe the splits of one residue.
+/// k_per_split then describe the splits of one residue. (run() passes K - 1: a 16-byte copy of the
+/// last column could end past A's allocation, so the reduction adds that column's product.)
 __device__ __forceinline__ GemmParams residue_problem(const GemmParams& p) {
   const int per_residue = p.splits / kResidues;
   const int r = static_cast<int>(blockIdx.z) / per_residue;

@@ -20,9 +20,17 @@ namespace {
 // kResidues: the planes of a residue instance (KernelConfig::residues), splits / 4 per residue of K,
 // residue_partial_ld(m) rows deep, residue r's output row i at plane row i + (r * lda) mod 4
 // (residue_problem in simt_sgemm_multistage.cuh); summed residue by residue, split by split.
+// The residue form also adds the product of A's last column and B's last row (the planes cover
+// the first k - 1 columns: launch_residue_reduce).
+struct LastProduct {
+  const float* a = nullptr;  // A's last column (m floats)
+  const float* b = nullptr;  // B's last row, element j at b[j * b_stride]
+  int64_t b_stride = 0;
+};
+
 template <class Index, int Unroll, bool kResidues = false>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
-                                     float beta, float* __restrict__ c, int64_t ldc, int64_t lda) {
+                                     float beta, float* __restrict__ c, int64_t ldc, int64_t lda, LastProduct last) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
   // GEMM's last blocks run; wait here until the GEMM has finished and its partials are visible.
@@ -43,6 +51,7 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 #pragma unroll Unroll
         for (int s = 0; s < per_residue; ++s) sum += plane[s * split_stride];
       }
+      sum = fmaf(last.a[i], last.b[static_cast<int64_t>(j) * last.b_stride], sum);
     } else {
 #pragma unroll Unroll
       for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
@@ -128,11 +137,12 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   const bool narrow = int64_t{m} * n < (int64_t{1} << 31), deep = splits >= 16;
   auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16> : splitk_reduce_kernel<uint32_t, 8>)
                        : (deep ? splitk_reduce_kernel<int64_t, 16> : splitk_reduce_kernel<int64_t, 8>);
-  return cudaLaunchKernelEx(&config, kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0});
+  return cudaLaunchKernelEx(&config, kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0}, LastProduct{});
 }
 
-cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, float alpha,
-                                  float beta, float* c, int64_t ldc, cudaStream_t stream) {
+cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, const float* a_last,
+                                  const float* b_last, int64_t b_last_stride, float alpha, float beta, float* c,
+                                  int64_t ldc, cudaStream_t stream) {
   cudaLaunchConfig_t config{};  // one output per thread, after the GEMM as launch_splitk_reduce
   config.blockDim = dim3(256);
   config.gridDim = elementwise_grid(m, n);
@@ -142,7 +152,8 @@ cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int 
   config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
   auto kernel = int64_t{m} * n < (int64_t{1} << 31) ? splitk_reduce_kernel<uint32_t, 4, true>
                                                     : splitk_reduce_kernel<int64_t, 4, true>;
-  return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc, lda);
+  return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc, lda,
+                            LastProduct{a_last, b_last, b_last_stride});
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {

@@ -134,8 +134,12 @@ SplitChoice effective_split(const KernelInstance& kernel, SplitChoice split) {
   return split;
 }
 
+// Residue instances run K's first k - 1 columns (residue_k): the last column's vector could end past
+// A's allocation, so the reduction adds that column's product (launch_residue_reduce).
+int residue_k(int k) { return std::max(0, k - 1); }
+
 SplitGeometry geometry_of(const KernelInstance& kernel, int k, SplitChoice split) {
-  return kernel.config.residues > 1 ? residue_split_geometry(kernel.config, k, split.splits)
+  return kernel.config.residues > 1 ? residue_split_geometry(kernel.config, residue_k(k), split.splits)
                                     : split_geometry(kernel.config, k, split.splits);
 }
 }  // namespace
@@ -173,6 +177,7 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   p.splits = g.splits;
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
+  if (kernel.config.residues > 1) p.k = residue_k(problem.k);
   if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
   // One tile column covering n: each element of A is copied by exactly one block (per split), so
   // A is streamed. Its footprint: k columns of lda (op N) or m rows of lda (op T).
@@ -239,8 +244,13 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
   p.partials = ws.partials;
   p.semaphores = ws.semaphores;
   if (cudaError_t e = kernel.launch(p, stream); e != cudaSuccess) return e;
-  if (kernel.config.residues > 1)
-    return launch_residue_reduce(p.partials, p.splits, p.m, p.n, p.lda, p.alpha, p.beta, p.c, p.ldc, stream);
+  if (kernel.config.residues > 1) {
+    // A's last column and B's last row (read where the caller keeps them) for the last product.
+    const int64_t last = original.k - 1;
+    const float* b_last = original.b + (original.op_b == Op::N ? last : last * original.ldb);
+    return launch_residue_reduce(p.partials, p.splits, p.m, p.n, p.lda, original.a + last * original.lda, b_last,
+                                 original.op_b == Op::N ? original.ldb : 1, p.alpha, p.beta, p.c, p.ldc, stream);
+  }
   if (p.mode == SplitKMode::kParallel && !kernel.config.is_gemv())  // GEMV reduces in its own launch
     return launch_splitk_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
   return cudaSuccess;

@@ -223,7 +223,8 @@ TEST(Residues, SplitIntoFourPlanesPerSplitOfAResidue) {
     const GemmParams p = launch_params(res, pr, asked);
     EXPECT_EQ(p.mode, SplitKMode::kParallel);
     EXPECT_EQ(p.splits, 4);
-    EXPECT_EQ(p.k_per_split, 384);  // ceil(1531 / 4) = 383 columns per residue, whole BK = 32 steps
+    EXPECT_EQ(p.k, 1530);  // the last column's product is the reduction's (launch_residue_reduce)
+    EXPECT_EQ(p.k_per_split, 384);  // ceil(1530 / 4) = 383 columns per residue, whole BK = 32 steps
   }
   GemmParams p = launch_params(res, pr, {6, SplitKMode::kParallel});
   EXPECT_EQ(p.splits, 8);
@@ -233,7 +234,7 @@ TEST(Residues, SplitIntoFourPlanesPerSplitOfAResidue) {
   EXPECT_EQ(residue_partial_ld(3002), 3008);
   EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).partial_bytes, sizeof(float) * 8 * 3004 * 127);
   EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).semaphore_count, 0u);
-  // Short K: each residue keeps one split of its own columns (k = 5: residue 0 has 2, the rest 1).
+  // Short K: each residue keeps one split of its own columns (k = 5: the planes cover 4, one each).
   p = launch_params(res, problem(Op::N, Op::T, 31, 9, 5), {16, SplitKMode::kParallel});
   EXPECT_EQ(p.splits, 4);
   EXPECT_EQ(p.k_per_split, 32);

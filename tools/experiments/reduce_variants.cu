@@ -216,7 +216,7 @@ int main() {
         // (The last argument is the residue planes' lda, which the one-element kernel reads only in
         // its residue form; change 79.)
         return launch_dependent(blocks_for(total), 256, kernel, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc,
-                                int64_t{0});
+                                int64_t{0}, autogemm::LastProduct{});
       };
     };
     std::vector<Variant> variants = {
