@@ -17,9 +17,15 @@ enum class SplitKMode : int {
 /// rounded up to 4, so every column starts 16-byte aligned and the GEMM epilogue can store float4s
 /// (docs/perf_notes.md, change 53). The GEMM, the reduction kernel and the workspace size use it.
 __host__ __device__ constexpr int64_t partial_ld(int m) { return (static_cast<int64_t>(m) + 3) / 4 * 4; }
-/// Leading dimension of the partial planes of a residue instance (KernelConfig::residues): a residue
-/// starts up to 3 rows above row 0, so its plane holds m + 3 rows, rounded up to 4 as every plane is.
-__host__ __device__ constexpr int64_t residue_partial_ld(int m) { return partial_ld(m + 3); }
+/// Rows by which residue r of K of a residue instance (KernelConfig::residues) starts above row 0:
+/// its columns k = 4q + r begin (r·lda) mod 4 floats past a 16-byte boundary. The kernel
+/// (residue_problem) and the reduction (launch_residue_reduce) both use it.
+__host__ __device__ constexpr int residue_shift(int r, int64_t lda) { return static_cast<int>((r * lda) & 3); }
+/// Rows a residue instance covers: m plus the largest shift, 3. Its tile grid and its planes use it.
+__host__ __device__ constexpr int residue_rows(int m) { return m + 3; }
+/// Leading dimension of a residue instance's partial planes: residue_rows rounded up to 4 as every
+/// plane is.
+__host__ __device__ constexpr int64_t residue_partial_ld(int m) { return partial_ld(residue_rows(m)); }
 
 struct GemmParams {
   int m = 0, n = 0, k = 0;

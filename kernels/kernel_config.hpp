@@ -234,8 +234,9 @@ std::string layout_code(Op a, Op b);
 /// Procedural name, stable across rebuilds, e.g.
 /// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4", with "_ks2" after the thread tile for 2
 /// k-slices ("simt_sgemm_64x64x32_w32x32_t4x8_ks2_s3_b256x2_nn_align4"; one slice writes nothing, so
-/// older names stay keys) and "_res4" at the end for a residue instance (KernelConfig::residues), or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in
-/// flight, threads). Every field is in the name.
+/// older names stay keys) and "_res4" at the end for a residue instance (KernelConfig::residues),
+/// or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in flight, threads). Every
+/// field is in the name.
 std::string kernel_name(const KernelConfig& c);
 
 /// Inverse of kernel_name; nullopt when `name` is not a well-formed instance name.

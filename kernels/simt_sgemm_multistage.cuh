@@ -373,7 +373,7 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
 __device__ __forceinline__ GemmParams residue_problem(const GemmParams& p) {
   const int per_residue = p.splits / kResidues;
   const int r = static_cast<int>(blockIdx.z) / per_residue;
-  const int shift = static_cast<int>((r * p.lda) & (kResidues - 1));
+  const int shift = residue_shift(r, p.lda);
   GemmParams q = p;
   q.a = p.a + r * p.lda - shift;
   q.lda = kResidues * p.lda;
@@ -419,8 +419,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   float* smem_b = smem_a + S * kAStage;
 
   // Block -> output tile, grouped for L2 reuse. (Residue instances: the same tiles for every
-  // residue, covering m + 3 rows; rows past a residue's own m are zero-filled and not written.)
-  const int tiles_m = ceil_div(kResidue ? params.m + kResidues - 1 : p.m, BM);
+  // residue, covering residue_rows; rows past a residue's own m are zero-filled and not written.)
+  const int tiles_m = ceil_div(kResidue ? residue_rows(params.m) : p.m, BM);
   const int tiles_n = ceil_div(p.n, BN);
   const int tile = blockIdx.x;
   const int per_group = kL2GroupRows * tiles_n;
@@ -733,7 +733,7 @@ cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
     }
   }
   cudaLaunchConfig_t config{};
-  const int rows = C.residues > 1 ? p.m + kResidues - 1 : p.m;  // residue instances: see the kernel
+  const int rows = C.residues > 1 ? residue_rows(p.m) : p.m;  // residue instances: see the kernel
   config.gridDim = dim3(ceil_div(rows, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
   config.blockDim = dim3(C.threads());
   config.dynamicSmemBytes = kSmem;

@@ -8,6 +8,7 @@
 
 #include "device_attribute.hpp"
 #include "gemm_params.hpp"
+#include "kernel_config.hpp"
 
 namespace autogemm {
 namespace {
@@ -17,8 +18,8 @@ namespace {
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
 // by 16 left 8 splits to a remainder loop of 4s), 16 above, where 8 lost 0.2-0.3 us. 127x3001x1531
 // (8 splits) ran 0.1-0.2 us faster end to end in every layout (docs/perf_notes.md, change 78).
-// kResidues: the planes of a residue instance (KernelConfig::residues), splits / 4 per residue of K,
-// residue_partial_ld(m) rows deep, residue r's output row i at plane row i + (r * lda) mod 4
+// kResidue: the planes of a residue instance (KernelConfig::residues), splits / 4 per residue of K,
+// residue_partial_ld(m) rows deep, residue r's output row i at plane row i + residue_shift(r, lda)
 // (residue_problem in simt_sgemm_multistage.cuh); summed residue by residue, split by split.
 // The residue form also adds the product of A's last column and B's last row (the planes cover
 // the first k - 1 columns: launch_residue_reduce).
@@ -28,7 +29,7 @@ struct LastProduct {
   int64_t b_stride = 0;
 };
 
-template <class Index, int Unroll, bool kResidues = false>
+template <class Index, int Unroll, bool kResidue = false>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
                                      float beta, float* __restrict__ c, int64_t ldc, int64_t lda, LastProduct last) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -37,17 +38,17 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
   const Index total = static_cast<Index>(m) * static_cast<Index>(n);
-  const int64_t ldp = kResidues ? residue_partial_ld(m) : partial_ld(m), split_stride = ldp * n;
+  const int64_t ldp = kResidue ? residue_partial_ld(m) : partial_ld(m), split_stride = ldp * n;
   for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<Index>(gridDim.x) * blockDim.x) {
     const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
     const float* column = partials + static_cast<int64_t>(j) * ldp + i;
     float sum = 0.0f;
-    if constexpr (kResidues) {
-      const int per_residue = splits / 4;
+    if constexpr (kResidue) {
+      const int per_residue = splits / kResidues;
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const float* plane = column + r * per_residue * split_stride + ((r * lda) & 3);
+      for (int r = 0; r < kResidues; ++r) {
+        const float* plane = column + r * per_residue * split_stride + residue_shift(r, lda);
 #pragma unroll Unroll
         for (int s = 0; s < per_residue; ++s) sum += plane[s * split_stride];
       }
@@ -109,19 +110,30 @@ dim3 elementwise_grid(int m, int n) {
   return dim3(static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535)));
 }
 
+// The launch of both reductions: 256 threads per block, as a programmatic dependent of the GEMM on
+// sm_90+, so it overlaps the GEMM's tail instead of following its completion; griddepcontrol.wait
+// in the kernels keeps the result exact (docs/perf_notes.md, change 11). `attribute` must outlive
+// the launch call.
+cudaLaunchConfig_t after_gemm(cudaStream_t stream, cudaLaunchAttribute& attribute) {
+  cudaLaunchConfig_t config{};
+  config.blockDim = dim3(256);
+  config.stream = stream;
+  attribute = programmatic_dependent_attribute();
+  config.attrs = &attribute;
+  config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
+  return config;
+}
+
+// Whether the one-element kernel may index in 32 bits: the flat index and its grid stride (< 2^24)
+// stay below 2^32 while m * n < 2^31.
+bool narrow_index(int m, int n) { return int64_t{m} * n < (int64_t{1} << 31); }
+
 }  // namespace
 
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream) {
-  // Programmatic dependent launch (sm_90+ only): the reduction's launch overlaps the
-  // GEMM's tail instead of following its completion; griddepcontrol.wait in the kernel keeps the
-  // result exact. docs/perf_notes.md, change 11.
-  cudaLaunchConfig_t config{};
-  config.blockDim = dim3(256);
-  config.stream = stream;
-  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
-  config.attrs = &attribute;
-  config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
+  cudaLaunchAttribute attribute;
+  cudaLaunchConfig_t config = after_gemm(stream, attribute);
   // Four rows per thread where C takes float4 stores, unless that grid would leave SMs without a
   // block of 256 threads (small outputs with many splits, e.g. 128x128x32768: 16 blocks), where the
   // one-element threads are the more parallel form.
@@ -133,8 +145,7 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
                               alpha, beta, c, ldc);
   }
   config.gridDim = elementwise_grid(m, n);
-  // 32-bit indices while the flat index and its grid stride (< 2^24) stay below 2^32.
-  const bool narrow = int64_t{m} * n < (int64_t{1} << 31), deep = splits >= 16;
+  const bool narrow = narrow_index(m, n), deep = splits >= 16;
   auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16> : splitk_reduce_kernel<uint32_t, 8>)
                        : (deep ? splitk_reduce_kernel<int64_t, 16> : splitk_reduce_kernel<int64_t, 8>);
   return cudaLaunchKernelEx(&config, kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0}, LastProduct{});
@@ -143,15 +154,10 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
 cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, const float* a_last,
                                   const float* b_last, int64_t b_last_stride, float alpha, float beta, float* c,
                                   int64_t ldc, cudaStream_t stream) {
-  cudaLaunchConfig_t config{};  // one output per thread, after the GEMM as launch_splitk_reduce
-  config.blockDim = dim3(256);
-  config.gridDim = elementwise_grid(m, n);
-  config.stream = stream;
-  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
-  config.attrs = &attribute;
-  config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
-  auto kernel = int64_t{m} * n < (int64_t{1} << 31) ? splitk_reduce_kernel<uint32_t, 4, true>
-                                                    : splitk_reduce_kernel<int64_t, 4, true>;
+  cudaLaunchAttribute attribute;
+  cudaLaunchConfig_t config = after_gemm(stream, attribute);
+  config.gridDim = elementwise_grid(m, n);  // one output per thread
+  auto kernel = narrow_index(m, n) ? splitk_reduce_kernel<uint32_t, 4, true> : splitk_reduce_kernel<int64_t, 4, true>;
   return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc, lda,
                             LastProduct{a_last, b_last, b_last_stride});
 }

@@ -52,7 +52,7 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   if (c.residues > 1) {
     // Residue instances: 4 planes (one split per residue of K) at least, more splits per residue by
     // the rule below (no serial mode, no unsplit run: run() reduces every residue instance).
-    const long tiles = long{(m + kResidues - 1 + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+    const long tiles = long{(residue_rows(m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
     const int k_residue = (k + kResidues - 1) / kResidues;
     out = {{kResidues, SplitKMode::kParallel}};
     for (int per = 2; per <= 4; ++per) {
