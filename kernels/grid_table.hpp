@@ -59,12 +59,6 @@ inline constexpr SlicedTile kSlicedTiles[] = {
     {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 4}, false},  {{64, 64, 64, 32, 8, 8}, 2, {32, 3, 3}, true},
     {{128, 64, 64, 32, 8, 8}, 2, {32, 3, 2}, false},
     {{128, 128, 64, 32, 8, 8}, 2, {32, 3, 1}, false},
-    // Skinny sliced tiles (experiment 80): 32 rows of a narrow output, one warp per k-slice, BK 64,
-    // deep pipelines, for M <= 32 row-major problems run without split-k.
-    {{32, 16, 32, 16, 4, 4}, 8, {64, 4, 1}, false},  {{32, 16, 32, 16, 4, 4}, 8, {64, 6, 1}, false},
-    {{32, 16, 32, 16, 4, 4}, 8, {64, 8, 1}, false},  {{32, 16, 32, 16, 4, 4}, 4, {64, 6, 1}, false},
-    {{32, 32, 32, 32, 4, 8}, 8, {64, 4, 1}, false},  {{32, 32, 32, 32, 4, 8}, 8, {64, 6, 1}, false},
-    {{16, 32, 16, 32, 4, 4}, 8, {64, 6, 1}, false},
 };
 
 /// Residue instances (KernelConfig::residues, `nt_align4` only): the aligned tiles that ran

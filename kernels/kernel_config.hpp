@@ -186,7 +186,7 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
   if (c.family != Family::kGemm) return "unknown kernel family";
   if (c.bm < 16 || c.bm > 256 || c.bn < 16 || c.bn > 256) return "block tile BM, BN must lie in [16, 256]";
   if (c.bk < 4 || c.bk > 64 || c.bk % 4 != 0) return "BK must be a multiple of 4 in [4, 64]";
-  if (c.slices != 1 && c.slices != 2 && c.slices != 4 && c.slices != 8) return "k-slices must be 1, 2, 4 or 8";
+  if (c.slices != 1 && c.slices != 2 && c.slices != 4) return "k-slices must be 1, 2 or 4";
   if (c.bk % (4 * c.slices) != 0) return "BK must give every k-slice whole groups of 4 k-steps";
   if (c.wm <= 0 || c.wn <= 0 || c.bm % c.wm != 0 || c.bn % c.wn != 0)
     return "warp tile must divide the block tile";
