@@ -3,10 +3,15 @@
 set (all layouts), and prints a Markdown table saying, for each target, what was measured and by how
 much it is met or missed.
 Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW) as in tools/bench_table.py.
-Usage: tools/perf_targets.py SEED.json PERF.json [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
+With --runs, further files of the same two sets (say a second and third benchmark run with the same
+database) are merged: each problem is checked on the median over all runs of autogemm's time and,
+separately, of cuBLAS's, so one slow run of either library does not decide a target.
+Usage: tools/perf_targets.py SEED.json PERF.json [--runs MORE.json ...] [--peak-tflops 66.9]
+       [--bandwidth-tbs 3.0]"""
 import argparse
+import copy
 import json
-import math
+import statistics
 
 from bench_table import floor_us, geomean
 
@@ -15,14 +20,43 @@ def load(path):
     return json.load(open(path))["results"]
 
 
+def key(r):
+    return (r["label"], r["layout"])
+
+
+def merge_runs(first, others):
+    """`first`'s results with each library's median_us replaced by its median over `first` and the
+    results of the same problems in `others` (problems absent from `first` are ignored)."""
+    times = {key(r): ([r["autogemm"]["median_us"]], [r["cublas"]["median_us"]]) for r in first}
+    for results in others:
+        for r in results:
+            if key(r) in times:
+                times[key(r)][0].append(r["autogemm"]["median_us"])
+                times[key(r)][1].append(r["cublas"]["median_us"])
+    merged = copy.deepcopy(first)
+    for r in merged:
+        ours, theirs = times[key(r)]
+        r["autogemm"]["median_us"] = statistics.median(ours)
+        r["cublas"]["median_us"] = statistics.median(theirs)
+    return merged
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("seed")
     ap.add_argument("perf")
+    ap.add_argument("--runs", nargs="+", default=[], metavar="FILE",
+                    help="more bench JSON files of either set; per-problem medians over all files")
     ap.add_argument("--peak-tflops", type=float, default=66.9)
     ap.add_argument("--bandwidth-tbs", type=float, default=3.0)
     args = ap.parse_args()
     seed, perf = load(args.seed), load(args.perf)
+    if args.runs:
+        more = [load(f) for f in args.runs]
+        seed, perf = merge_runs(seed, more), merge_runs(perf, more)
+        print(f"Per-problem medians over {1 + len(more)} files "
+              f"({1 + sum(any(key(r) in {key(x) for x in seed} for r in m) for m in more)} with seed problems, "
+              f"{1 + sum(any(key(r) in {key(x) for x in perf} for r in m) for m in more)} with perf problems).\n")
 
     def speedup(r):
         return r["cublas"]["median_us"] / r["autogemm"]["median_us"]
