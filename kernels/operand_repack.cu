@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include "elementwise_grid.hpp"
+
 namespace autogemm {
 namespace {
 
@@ -50,8 +52,7 @@ cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, fl
                            cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) return cudaSuccess;
   const int64_t total = static_cast<int64_t>(rows) * cols;
-  const auto blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
-  repitch_kernel<<<blocks, 256, 0, stream>>>(src, lds, rows, total, dst, ldd);
+  repitch_kernel<<<elementwise_blocks(total), kElementwiseThreads, 0, stream>>>(src, lds, rows, total, dst, ldd);
   return cudaGetLastError();
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "device_attribute.hpp"
+#include "elementwise_grid.hpp"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
 
@@ -105,18 +106,15 @@ __global__ void scale_c_kernel(int m, int n, float beta, float* __restrict__ c, 
   }
 }
 
-dim3 elementwise_grid(int m, int n) {
-  const int64_t total = static_cast<int64_t>(m) * n;
-  return dim3(static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535)));
-}
+dim3 elementwise_grid(int m, int n) { return dim3(elementwise_blocks(static_cast<int64_t>(m) * n)); }
 
-// The launch of both reductions: 256 threads per block, as a programmatic dependent of the GEMM on
+// The launch of both reductions: kElementwiseThreads per block, as a programmatic dependent of the GEMM on
 // sm_90+, so it overlaps the GEMM's tail instead of following its completion; griddepcontrol.wait
 // in the kernels keeps the result exact (docs/perf_notes.md, change 11). `attribute` must outlive
 // the launch call.
 cudaLaunchConfig_t after_gemm(cudaStream_t stream, cudaLaunchAttribute& attribute) {
   cudaLaunchConfig_t config{};
-  config.blockDim = dim3(256);
+  config.blockDim = dim3(kElementwiseThreads);
   config.stream = stream;
   attribute = programmatic_dependent_attribute();
   config.attrs = &attribute;
@@ -135,11 +133,11 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   cudaLaunchAttribute attribute;
   cudaLaunchConfig_t config = after_gemm(stream, attribute);
   // Four rows per thread where C takes float4 stores, unless that grid would leave SMs without a
-  // block of 256 threads (small outputs with many splits, e.g. 128x128x32768: 16 blocks), where the
-  // one-element threads are the more parallel form.
+  // block (small outputs with many splits, e.g. 128x128x32768: 16 blocks), where the one-element
+  // threads are the more parallel form.
   const int64_t runs = partial_ld(m) / 4;  // float4 runs per column of the partials
   const bool c_vec = ldc % 4 == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
-  if (c_vec && runs * n >= int64_t{256} * current_device_attribute<cudaDevAttrMultiProcessorCount>()) {
+  if (c_vec && runs * n >= int64_t{kElementwiseThreads} * current_device_attribute<cudaDevAttrMultiProcessorCount>()) {
     config.gridDim = elementwise_grid(static_cast<int>(runs), n);
     return cudaLaunchKernelEx(&config, splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n,
                               alpha, beta, c, ldc);
@@ -163,7 +161,7 @@ cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int 
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {
-  scale_c_kernel<<<elementwise_grid(m, n), 256, 0, stream>>>(m, n, beta, c, ldc);
+  scale_c_kernel<<<elementwise_grid(m, n), kElementwiseThreads, 0, stream>>>(m, n, beta, c, ldc);
   return cudaGetLastError();
 }
 

@@ -61,7 +61,7 @@ DeviceLimits query_device_limits(int device) {
 }
 
 SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits) {
-  SplitGeometry g = split_geometry(c, (k + kResidues - 1) / kResidues, std::max(1, requested_splits / kResidues));
+  SplitGeometry g = split_geometry(c, residue_columns(k), std::max(1, requested_splits / kResidues));
   g.splits *= kResidues;
   return g;
 }
@@ -134,12 +134,8 @@ SplitChoice effective_split(const KernelInstance& kernel, SplitChoice split) {
   return split;
 }
 
-// Residue instances run K's first k - 1 columns (residue_k): the last column's vector could end past
-// A's allocation, so the reduction adds that column's product (launch_residue_reduce).
-int residue_k(int k) { return std::max(0, k - 1); }
-
 SplitGeometry geometry_of(const KernelInstance& kernel, int k, SplitChoice split) {
-  return kernel.config.residues > 1 ? residue_split_geometry(kernel.config, residue_k(k), split.splits)
+  return kernel.config.residues > 1 ? residue_split_geometry(kernel.config, k, split.splits)
                                     : split_geometry(kernel.config, k, split.splits);
 }
 }  // namespace
@@ -177,7 +173,7 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   p.splits = g.splits;
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
-  if (kernel.config.residues > 1) p.k = residue_k(problem.k);
+  if (kernel.config.residues > 1) p.k = residue_k(problem.k);  // see residue_k
   if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
   // One tile column covering n: each element of A is copied by exactly one block (per split), so
   // A is streamed. Its footprint: k columns of lda (op N) or m rows of lda (op T).

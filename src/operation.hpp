@@ -90,8 +90,15 @@ struct SplitGeometry {
   int splits = 1;
 };
 SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits);
-/// The same for a residue instance (KernelConfig::residues): the splits of one residue of K (its
-/// ceil(k / 4) columns, requested_splits / 4 splits), and 4 times as many planes in all.
+/// Columns of K a residue instance's planes cover: all but the last, whose 16-byte copy could end
+/// past the caller's allocation of A; the reduction adds that column's product (launch_residue_reduce).
+constexpr int residue_k(int k) { return k > 1 ? k - 1 : 0; }
+/// Columns of the largest residue of those (residue 0 of kResidues): what one residue's splits divide.
+/// The launch geometry and the tuner's split candidates both use it.
+constexpr int residue_columns(int k) { return (residue_k(k) + kResidues - 1) / kResidues; }
+/// The same for a residue instance (KernelConfig::residues) on a problem of depth k: the splits of
+/// one residue (its residue_columns(k) columns, requested_splits / 4 splits), and 4 times as many
+/// planes in all.
 SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits);
 
 /// Workspace of a launch: partial sums (kParallel), per-tile semaphores (kSerial, zeroed once) and

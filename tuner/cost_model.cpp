@@ -53,7 +53,7 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
     // Residue instances: 4 planes (one split per residue of K) at least, more splits per residue by
     // the rule below (no serial mode, no unsplit run: run() reduces every residue instance).
     const long tiles = long{(residue_rows(m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
-    const int k_residue = (k + kResidues - 1) / kResidues;
+    const int k_residue = residue_columns(k);
     out = {{kResidues, SplitKMode::kParallel}};
     for (int per = 2; per <= 4; ++per) {
       if (tiles * kResidues * per > 4L * sm_count || k_residue < per * 4 * c.bk) break;
@@ -140,10 +140,13 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
                    const DeviceModel& device) {
   if (c.is_gemv()) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);
   const int occ = std::max(1, blocks_per_sm);
-  const SplitGeometry g = split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
+  // Residue instances: the launch's own geometry (4 residues of residue_rows(m) rows each split).
+  const bool residue = c.residues > 1;
+  const SplitGeometry g = residue ? residue_split_geometry(c, k, split.splits)
+                                  : split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
   const int splits = split.mode == SplitKMode::kNone ? 1 : g.splits;
   const int k_per_block = split.mode == SplitKMode::kNone ? k : g.k_per_split;
-  const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+  const long tiles = long{((residue ? residue_rows(m) : m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   const long blocks = tiles * splits;
 
   // Wave quantization: the busiest SM runs ceil(blocks / SMs) blocks, occ of them at a time.

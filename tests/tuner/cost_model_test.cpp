@@ -28,6 +28,21 @@ TEST(CostModel, SplitsOnlyWhenTilesCannotFillTheSms) {
   EXPECT_EQ(split_candidates(k128, 128, 128, 48, 132).size(), 1u);     // K too short: < 4 BK steps per split
 }
 
+TEST(CostModel, ResidueSplitsDivideTheColumnsTheLaunchCovers) {
+  // A residue instance's planes cover k - 1 columns, ceil((k - 1) / 4) per residue (residue_columns),
+  // and each split of a residue keeps at least 4 BK steps: at k = 1021 (255 columns, BK 32) two
+  // splits per residue would keep 3.98 steps, so only the 4 planes of one split each are offered.
+  KernelConfig res{32, 128, 32, 32, 32, 4, 8, 3, 1, Op::N, Op::T, 4};
+  res.residues = kResidues;
+  ASSERT_EQ(residue_columns(1021), 255);
+  const auto at1021 = split_candidates(res, 31, 127, 1021, 132);
+  ASSERT_EQ(at1021.size(), 1u);
+  EXPECT_EQ(at1021[0].splits, kResidues);
+  const auto at1025 = split_candidates(res, 31, 127, 1025, 132);  // 256 columns: 2 splits fit
+  ASSERT_EQ(at1025.size(), 2u);
+  EXPECT_EQ(at1025[1].splits, 2 * kResidues);
+}
+
 TEST(CostModel, WaveQuantizationCosts) {
   const DeviceModel d = h100_like();
   // 132 tiles fill one wave at occupancy 1; 133 need a second.
