@@ -130,10 +130,10 @@ __global__ void scale_c_kernel(int m, int n, float beta, float* __restrict__ c, 
 
 dim3 elementwise_grid(int m, int n) { return dim3(elementwise_blocks(static_cast<int64_t>(m) * n)); }
 
-// The launch of both reductions: kElementwiseThreads per block, as a programmatic dependent of the GEMM on
-// sm_90+, so it overlaps the GEMM's tail instead of following its completion; griddepcontrol.wait
-// in the kernels keeps the result exact (docs/perf_notes.md, change 11). `attribute` must outlive
-// the launch call.
+// The launch of both reductions: kElementwiseThreads per block, as a programmatic dependent of the
+// GEMM on sm_90+, so it overlaps the GEMM's tail instead of following its completion;
+// griddepcontrol.wait in the kernels keeps the result exact (docs/perf_notes.md, change 11).
+// `attribute` must outlive the launch call.
 cudaLaunchConfig_t after_gemm(cudaStream_t stream, cudaLaunchAttribute& attribute) {
   cudaLaunchConfig_t config{};
   config.blockDim = dim3(kElementwiseThreads);

@@ -173,7 +173,7 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   p.splits = g.splits;
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
-  if (kernel.config.residues > 1) p.k = residue_k(problem.k);  // see residue_k
+  if (kernel.config.residues > 1) p.k = residue_k(problem.k);  // the last column is the reduction's
   if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
   // One tile column covering n: each element of A is copied by exactly one block (per split), so
   // A is streamed. Its footprint: k columns of lda (op N) or m rows of lda (op T).

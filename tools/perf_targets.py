@@ -53,10 +53,9 @@ def main():
     seed, perf = load(args.seed), load(args.perf)
     if args.runs:
         more = [load(f) for f in args.runs]
+        runs_of = lambda results: 1 + sum(any(key(r) in {key(x) for x in results} for r in m) for m in more)
+        print(f"Per-problem medians over {runs_of(seed)} runs of the seed set and {runs_of(perf)} of the perf set.\n")
         seed, perf = merge_runs(seed, more), merge_runs(perf, more)
-        print(f"Per-problem medians over {1 + len(more)} files "
-              f"({1 + sum(any(key(r) in {key(x) for x in seed} for r in m) for m in more)} with seed problems, "
-              f"{1 + sum(any(key(r) in {key(x) for x in perf} for r in m) for m in more)} with perf problems).\n")
 
     def speedup(r):
         return r["cublas"]["median_us"] / r["autogemm"]["median_us"]

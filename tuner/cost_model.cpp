@@ -144,8 +144,9 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const bool residue = c.residues > 1;
   const SplitGeometry g = residue ? residue_split_geometry(c, k, split.splits)
                                   : split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
-  const int splits = split.mode == SplitKMode::kNone ? 1 : g.splits;
-  const int k_per_block = split.mode == SplitKMode::kNone ? k : g.k_per_split;
+  const bool unsplit = split.mode == SplitKMode::kNone && !residue;  // residue instances always split
+  const int splits = unsplit ? 1 : g.splits;
+  const int k_per_block = unsplit ? k : g.k_per_split;
   const long tiles = long{((residue ? residue_rows(m) : m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   const long blocks = tiles * splits;
 

@@ -114,7 +114,8 @@ TEST_F(RepackTest, XMajorInstancesRunKMajorOperandsThroughCopies) {
 
 // Residue instances (KernelConfig::residues) on M-major A with lda = 1, 2 and 3 (mod 4): B read in
 // place when aligned, re-pitched when its ldb is odd (`nt`), transposed (`nn`); K from 3 (residue 3
-// empty) up, 4 to 12 planes, C beta-scaled or NaN-poisoned.
+// empty) up, 4 to 20 planes (the reduction keeps up to 4 splits per residue in flight at once and
+// loops over more: both forms), C beta-scaled or NaN-poisoned.
 TEST_F(RepackTest, ResidueInstancesReadOddLdaWithAlignedCopies) {
   const SplitChoice none{1, SplitKMode::kNone};
   const std::vector<RepackCase> cases = {
@@ -125,6 +126,9 @@ TEST_F(RepackTest, ResidueInstancesReadOddLdaWithAlignedCopies) {
       {Op::N, Op::T, 2051, 129, 3, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
       {Op::N, Op::T, 1, 16, 9, 0, 0, 4, 2.0f, 0.0f, none, "none", kResidues},
       {Op::N, Op::T, 37, 199, 1000, 1, 0, 4, 1.5f, 0.25f, {12, SplitKMode::kParallel}, "none", kResidues},
+      // 600 columns per residue: 4 and 5 non-empty splits of each (16 and 20 planes).
+      {Op::N, Op::T, 37, 67, 2401, 1, 0, 4, 1.0f, 0.5f, {16, SplitKMode::kParallel}, "none", kResidues},
+      {Op::N, Op::T, 37, 67, 2401, 1, 0, 4, -1.0f, 0.0f, {20, SplitKMode::kParallel}, "none", kResidues},
   };
   uint64_t seed = 70;
   for (const RepackCase& cs : cases) {
