@@ -14,6 +14,13 @@
 namespace autogemm {
 namespace {
 
+// The product a residue reduction adds for K's last column (launch_residue_reduce).
+struct LastProduct {
+  const float* a = nullptr;  // A's last column (m floats)
+  const float* b = nullptr;  // B's last row, element j at b[j * b_stride]
+  int64_t b_stride = 0;
+};
+
 // One output per thread. Index is the type of the flat output index: 32-bit wherever m * n allows
 // (one 32-bit division per output for its row and column, where the 64-bit one is a call of ~70
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
@@ -24,16 +31,6 @@ namespace {
 // (residue_problem in simt_sgemm_multistage.cuh); summed residue by residue, split by split.
 // The residue form also adds the product of A's last column and B's last row (the planes cover
 // the first k - 1 columns: launch_residue_reduce).
-// Splits per residue whose loads the residue form keeps in flight together: the tuner offers 1 to 4
-// (4 to 16 planes, split_candidates); more take a loop.
-constexpr int kResidueSplitsInFlight = 4;
-
-struct LastProduct {
-  const float* a = nullptr;  // A's last column (m floats)
-  const float* b = nullptr;  // B's last row, element j at b[j * b_stride]
-  int64_t b_stride = 0;
-};
-
 template <class Index, int Unroll, bool kResidue = false>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
                                      float beta, float* __restrict__ c, int64_t ldc, int64_t lda, LastProduct last) {
@@ -51,21 +48,21 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
     float sum = 0.0f;
     if constexpr (kResidue) {
       const int per_residue = splits / kResidues;
-      if (per_residue <= kResidueSplitsInFlight) {
+      if (per_residue <= kMaxResidueSplits) {
         // Every plane's load issued before the first addition (predicated by the split count), then
         // the same additions in the same order as below. The loop below keeps one residue's loads
         // in flight at a time: 127x3001x1531's 4 planes took 9.0 us under ncu against 5.8 for the
         // aligned twin's reduction, the GEMMs alike (docs/perf_notes.md, measurement 81).
-        float v[kResidues][kResidueSplitsInFlight];
+        float v[kResidues][kMaxResidueSplits];
 #pragma unroll
         for (int r = 0; r < kResidues; ++r)
 #pragma unroll
-          for (int s = 0; s < kResidueSplitsInFlight; ++s)
+          for (int s = 0; s < kMaxResidueSplits; ++s)
             v[r][s] = s < per_residue ? column[(r * per_residue + s) * split_stride + residue_shift(r, lda)] : 0.0f;
 #pragma unroll
         for (int r = 0; r < kResidues; ++r)
 #pragma unroll
-          for (int s = 0; s < kResidueSplitsInFlight; ++s)
+          for (int s = 0; s < kMaxResidueSplits; ++s)
             if (s < per_residue) sum += v[r][s];
       } else {
 #pragma unroll

@@ -8,6 +8,11 @@
 
 namespace autogemm {
 
+/// Splits per residue of K whose planes the residue reduction (launch_residue_reduce) loads all at
+/// once before adding them; more splits take its slower loop (docs/perf_notes.md, change 82), so
+/// the tuner offers residue instances 1 to this many splits per residue (split_candidates).
+inline constexpr int kMaxResidueSplits = 4;
+
 /// C = alpha * sum_{s < splits} partials[s] + beta * C; partials are m x n, leading dimension
 /// partial_ld(m) (gemm_params.hpp).
 /// beta == 0 does not read C.

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "splitk_reduce.hpp"
+
 namespace autogemm {
 
 DeviceModel device_model(const DeviceLimits& limits) {
@@ -55,7 +57,7 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
     const long tiles = long{(residue_rows(m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
     const int k_residue = residue_columns(k);
     out = {{kResidues, SplitKMode::kParallel}};
-    for (int per = 2; per <= 4; ++per) {
+    for (int per = 2; per <= kMaxResidueSplits; ++per) {
       if (tiles * kResidues * per > 4L * sm_count || k_residue < per * 4 * c.bk) break;
       out.push_back({kResidues * per, SplitKMode::kParallel});
     }
