@@ -17,15 +17,17 @@ enum class SplitKMode : int {
 /// rounded up to 4, so every column starts 16-byte aligned and the GEMM epilogue can store float4s
 /// (docs/perf_notes.md, change 53). The GEMM, the reduction kernel and the workspace size use it.
 __host__ __device__ constexpr int64_t partial_ld(int m) { return (static_cast<int64_t>(m) + 3) / 4 * 4; }
-/// Rows by which residue r of K of a residue instance (KernelConfig::residues) starts above row 0:
-/// its columns k = 4q + r begin (r·lda) mod 4 floats past a 16-byte boundary. The kernel
-/// (residue_problem) and the reduction (launch_residue_reduce) both use it.
+/// Floats by which residue r of a residue instance (KernelConfig::residues) starts past a 16-byte
+/// boundary, (r·lda) mod 4: residues of K (M-major A) start that many rows early, residues of M
+/// (K-major A) that many columns early. The kernel (residue_problem) and the residues-of-K
+/// reduction (launch_residue_reduce) both use it.
 __host__ __device__ constexpr int residue_shift(int r, int64_t lda) { return static_cast<int>((r * lda) & 3); }
-/// Rows a residue instance covers: m plus the largest shift, 3. Its tile grid and its planes use it.
-__host__ __device__ constexpr int residue_rows(int m) { return m + 3; }
+/// Rows of a residue instance's tile grid and of each of its planes. Residues of K: m plus the
+/// largest shift, 3. Residues of M (of_m): the rows of residue 0, the largest, ⌈m / 4⌉.
+__host__ __device__ constexpr int residue_rows(int m, bool of_m) { return of_m ? (m + 3) / 4 : m + 3; }
 /// Leading dimension of a residue instance's partial planes: residue_rows rounded up to 4 as every
 /// plane is.
-__host__ __device__ constexpr int64_t residue_partial_ld(int m) { return partial_ld(residue_rows(m)); }
+__host__ __device__ constexpr int64_t residue_partial_ld(int m, bool of_m) { return partial_ld(residue_rows(m, of_m)); }
 
 struct GemmParams {
   int m = 0, n = 0, k = 0;

@@ -61,11 +61,12 @@ inline constexpr SlicedTile kSlicedTiles[] = {
     {{128, 128, 64, 32, 8, 8}, 2, {32, 3, 1}, false},
 };
 
-/// Residue instances (KernelConfig::residues, `nt_align4` only): the aligned tiles that ran
-/// 128x3004x1532 (127x3001x1531's aligned twin) fastest, 4 splits of 32x128x32 in `nn`/`nt` and the
-/// 64x64 8x8 sliced tile in `tt` (docs/results/h100_reduce_ab_78c.txt), and the two 8x8 tiles the
-/// scalar class runs that problem with today. A few instances, not a grid: each is one more
-/// compilation, and they serve only scalar-class problems with an M-major A.
+/// Residue instances (KernelConfig::residues): `nt_align4` residues of K for an M-major A, `tt_align4`
+/// residues of M for a K-major A, of the aligned tiles that ran 128x3004x1532 (127x3001x1531's
+/// aligned twin) fastest, 4 splits of 32x128x32 in `nn`/`nt` and the 64x64 8x8 sliced tile in `tt`
+/// (docs/results/h100_reduce_ab_78c.txt), and the two 8x8 tiles the scalar class runs that problem
+/// with. A few instances, not a grid: each is one more compilation, and they serve only problems
+/// whose A has a leading dimension that is not a multiple of 4.
 struct ResidueTile {
   TileShape tile;
   int slices;
@@ -119,10 +120,11 @@ inline std::vector<KernelConfig> enumerate_grid() {
           if (is_valid(c)) out.push_back(c);
         }
       }
-  for (const ResidueTile& rt : kResidueTiles) {
-    const KernelConfig c = gemm_config(rt.tile, rt.pipeline, Op::N, Op::T, 4, rt.slices, kResidues);
-    if (is_valid(c)) out.push_back(c);
-  }
+  for (Op a : kOps)
+    for (const ResidueTile& rt : kResidueTiles) {
+      const KernelConfig c = gemm_config(rt.tile, rt.pipeline, a, Op::T, 4, rt.slices, kResidues);
+      if (is_valid(c)) out.push_back(c);
+    }
   return out;
 }
 

@@ -75,16 +75,26 @@ struct KernelConfig {
   // shared memory instead of 8 (docs/perf_notes.md, change 31; fewer split-k partials, the motivation,
   // paid only where the tile does not spill).
   int slices = 1;
-  // Residue classes of K (1 or kResidues): an `nt_align4` instance that also runs problems whose
-  // M-major A has a leading dimension that is not a multiple of 4. The columns k = 4q + r of such an
-  // A form, for each r, a matrix with leading dimension 4·lda, whose base is 16-byte aligned once
-  // it starts (r·lda) mod 4 rows early; the instance reads residue r as that aligned operand, the
-  // extra rows' products landing in output rows the reduction skips. Residues are split-k planes
-  // (blockIdx.z = r · splits per residue + split), reduced by launch_residue_reduce
-  // (docs/perf_notes.md, change 79: the scalar class's 4-byte copies of A cost 127x3001x1531 ~10%).
+  // Residue classes (1 or kResidues) of an aligned instance that also runs problems whose A has a
+  // leading dimension that is not a multiple of 4 (the scalar class's 4-byte copies of A cost
+  // 127x3001x1531 ~10%). Two kinds, by A's layout:
+  // - residues of K (`nt_align4`, M-major A; docs/perf_notes.md, change 79): the columns k = 4q + r
+  //   of A form, for each r, a matrix with leading dimension 4·lda, whose base is 16-byte aligned
+  //   once it starts (r·lda) mod 4 rows early; the instance reads residue r as that aligned operand,
+  //   the extra rows' products landing in output rows the reduction skips. The planes of the four
+  //   residues add up to C (launch_residue_reduce).
+  // - residues of M (`tt_align4`, K-major A; change 83): the rows i = 4p + r of A form, for each r,
+  //   a K-major matrix with leading dimension 4·lda whose rows start (r·lda) mod 4 columns past a
+  //   16-byte boundary; the instance reads it from that boundary, its first tile's foreign columns
+  //   zeroed in both operands (TransposingLoader and OperandLoader `head`). Residue r computes the
+  //   rows 4p + r of C (launch_m_residue_reduce gathers them). A must be transposed through
+  //   registers (transposes_a), where the zeroing costs one test per tile.
+  // Either way a residue's splits are split-k planes: blockIdx.z = r · splits per residue + split.
   int residues = 1;
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
+  /// A residue instance of the second kind above: residues of M (K-major A).
+  constexpr bool residues_of_m() const { return residues > 1 && op_a == Op::T; }
   constexpr int warps_m() const { return wm > 0 ? bm / wm : 0; }
   constexpr int warps_n() const { return wn > 0 ? bn / wn : 0; }
   /// Threads of one k-slice: the warps that tile BM x BN once.
@@ -216,8 +226,11 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
     if (c.tm * c.tn + c.tm + c.tn + 40 > budget) return "register budget of (threads, min blocks) too small for the thread tile";
   }
   if (c.residues != 1 && c.residues != kResidues) return "residues must be 1 or kResidues (4)";
-  if (c.residues != 1 && (c.op_a != Op::N || c.op_b != Op::T || c.align != 4))
-    return "residue instances read an M-major A and an N-major B with 16-byte copies (layout nt, align 4)";
+  if (c.residues != 1 && (c.op_b != Op::T || c.align != 4))
+    return "residue instances read an N-major B with 16-byte copies (layout nt or tt, align 4)";
+  if (c.residues_of_m() && !c.transposes_a())
+    return "residues of M (layout tt) zero their first tile's foreign columns of A in registers: A must be "
+           "transposed through registers (tm * tn * bk / slices >= 1024)";
   if (c.shared_bytes() > kMaxSharedBytesAnyArch) return "shared memory per block exceeds 227 KiB";
   if (static_cast<long>(c.shared_bytes()) * c.min_blocks > 228L * 1024) return "min blocks per SM do not fit in shared memory";
   return nullptr;

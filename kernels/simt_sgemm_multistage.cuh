@@ -83,9 +83,14 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
 /// holds the cut vector down the edge path on every k-tile, which serialises its warp: 127x3001x1531
 /// ran 8.5% more instructions at 29.7 active threads per warp than its aligned twin (ncu,
 /// docs/perf_notes.md change 79).
-template <int X, int BK, int V, int kThreads, bool kKMajor, bool kEdgeBytesInFastPath = false>
+/// kMaskHead (with kEdgeBytesInFastPath; B of residues of M, KernelConfig::residues_of_m): `g` is
+/// `head` rows (at most 3) above the operand's row 0, the rows the first tile (k0 = 0) must hold as
+/// zeros: their copies are 0-byte copies, which read nothing.
+template <int X, int BK, int V, int kThreads, bool kKMajor, bool kEdgeBytesInFastPath = false,
+          bool kMaskHead = false>
 class OperandLoader {
   static_assert(!(kEdgeBytesInFastPath && kKMajor), "cut vectors run along X in X-major tiles only");
+  static_assert(!kMaskHead || kEdgeBytesInFastPath, "head rows are masked by the residue instances' fast path");
   static constexpr int kVecPerRow = (kKMajor ? BK : X) / V;
   static constexpr int kIters = (X * BK / V) / kThreads;
   static constexpr int kRowStride = kKMajor ? BK + kKMajorPad : X;
@@ -93,7 +98,8 @@ class OperandLoader {
   static constexpr int kRowStep = kFast ? kThreads / kVecPerRow : 1;
 
  public:
-  __device__ __forceinline__ OperandLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid)
+  __device__ __forceinline__ OperandLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid,
+                                           int head = 0)
       : g_(g), ld_(ld), x0_(x0), x_end_(x_end), k_end_(k_end), tid_(tid) {
     const int row0 = tid / kVecPerRow;
     const int col0 = (tid % kVecPerRow) * V;
@@ -111,6 +117,10 @@ class OperandLoader {
       x_bytes_ = 4 * max(0, min(V, x_end - x0 - col0));  // the part of its vector inside X
       k_first_ = row0;
     }
+    if constexpr (kMaskHead) {
+      g_ = g + static_cast<int64_t>(head) * ld;  // row 0: the address 0-byte copies give
+      head_copies_ = head > k_first_ ? ceil_div(head - k_first_, kRowStep) : 0;
+    }
   }
 
   /// Issues the copies of the BK slice starting at k0 into shared tile `s`.
@@ -118,11 +128,13 @@ class OperandLoader {
     if constexpr (kFast) {
       const float* src = base_ + (kKMajor ? static_cast<int64_t>(k0) : static_cast<int64_t>(k0) * ld_);
       float* dst = s + smem_offset_;
+      const int dead = kMaskHead && k0 == 0 ? head_copies_ : 0;  // its copies above row 0 (kMaskHead)
       if constexpr (kEdgeBytesInFastPath) {
         if (k0 + BK <= k_end_) {
-          const int n = x_bytes_;  // 16 inside X, fewer where X cuts the vector, 0 past X
+          const int x_bytes = x_bytes_;  // 16 inside X, fewer where X cuts the vector, 0 past X
 #pragma unroll
           for (int it = 0; it < kIters; ++it) {
+            const int n = it < dead ? 0 : x_bytes;
             cp_async_vec<V>(dst + it * kRowStep * kRowStride, n > 0 ? src : g_, n);
             src += row_step_;
           }
@@ -146,7 +158,7 @@ class OperandLoader {
       const int bytes = kKMajor ? 4 * max(0, min(V, k_end_ - k0 - k_first_)) : x_bytes_;
 #pragma unroll
       for (int it = 0; it < kIters; ++it) {
-        const int n = it < live ? bytes : 0;
+        const int n = it < live && it >= dead ? bytes : 0;
         const float* from = n > 0 ? src : g_;  // a 0-byte copy reads nothing but needs a valid address
         cp_async_vec<V>(dst + it * kRowStep * kRowStride, from, n);
         src += row_step_;
@@ -169,6 +181,7 @@ class OperandLoader {
   int k_first_ = 0;    // k offset of its copies in a tile (K-major: column, X-major: first row)
   int rows_in_x_ = 0;  // K-major: how many of its copies lie inside X
   int x_bytes_ = 0;    // X-major: bytes of its vector inside X
+  int head_copies_ = 0;  // kMaskHead: its copies of the first tile that lie above row 0
 };
 
 /// The copies of one K-major operand tile by one thread of a scalar-class instance, straight into an
@@ -189,8 +202,9 @@ class CopyTransposingLoader {
   static_assert(BK % 8 == 0 && X % kRowStep == 0, "KernelConfig::copy_transposable");
 
  public:
+  // (No head: residue instances are aligned-class instances, KernelConfig::residues.)
   __device__ __forceinline__ CopyTransposingLoader(const float* g, int64_t ld, int x0, int x_end, int k_end,
-                                                   int tid)
+                                                   int tid, int /*head*/ = 0)
       : g_(g), k_end_(k_end) {
     const int k_in = tid % 8, x_first = tid / 8;
     base_ = g + static_cast<int64_t>(x0 + x_first) * ld + k_in;
@@ -249,7 +263,9 @@ class CopyTransposingLoader {
 /// main loops came out rescheduled (same instructions, other registers and order; SASS compared at
 /// f8b886c), and such changes move an instance by +-3-4% (changes 19, 21, 53): sharing it needs an
 /// A/B on the H100 first.
-template <int X, int BK, int kThreads>
+/// kMaskHead (residues of M, KernelConfig::residues_of_m): the first `head` columns of the operand
+/// (k < head of the tile at k0 = 0) are not the operand's, they are zeroed after the load.
+template <int X, int BK, int kThreads, bool kMaskHead = false>
 class TransposingLoader {
   static constexpr int kQ = BK / 4;  // vectors per tile row
   static constexpr int kIters = (X * BK / 4) / kThreads;
@@ -258,8 +274,9 @@ class TransposingLoader {
   static_assert(kThreads % kQ == 0 && (X * BK / 4) % kThreads == 0, "whole rows per pass, whole passes");
 
  public:
-  __device__ __forceinline__ TransposingLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid)
-      : k_end_(k_end) {
+  __device__ __forceinline__ TransposingLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid,
+                                               int head = 0)
+      : k_end_(k_end), head_(head) {
     const int row0 = tid / kQ, kq = tid % kQ;
     base_ = g + static_cast<int64_t>(x0 + row0) * ld + kq * 4;
     row_step_ = static_cast<int64_t>(kRowStep) * ld;
@@ -278,6 +295,7 @@ class TransposingLoader {
         v_[it] = __ldcg(reinterpret_cast<const float4*>(src));
         src += row_step_;
       }
+      mask_head(k0);
       return;
     }
     // Elements of its vectors inside K, if under 4. (Written as a clamp to [0, 4] tested for == 4,
@@ -298,6 +316,7 @@ class TransposingLoader {
       v_[it] = v;
       src += row_step_;
     }
+    mask_head(k0);
   }
 
   /// Stores the fetched vectors, transposed, into shared tile `s`.
@@ -314,10 +333,25 @@ class TransposingLoader {
   }
 
  private:
+  // kMaskHead: zeroes the columns k < head_ (at most 3) of the thread's vectors of the first tile.
+  __device__ __forceinline__ void mask_head(int k0) {
+    if constexpr (kMaskHead) {
+      if (k0 == 0 && k_first_ == 0) {
+#pragma unroll
+        for (int it = 0; it < kIters; ++it) {
+          if (head_ > 0) v_[it].x = 0.0f;
+          if (head_ > 1) v_[it].y = 0.0f;
+          if (head_ > 2) v_[it].z = 0.0f;
+        }
+      }
+    }
+  }
+
   float4 v_[kIters];
   const float* base_;
   int64_t row_step_;
   int k_end_;
+  int head_;
   bool interior_;
   int rows_in_x_, k_first_, smem_offset_;
 };
@@ -362,14 +396,24 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
   }
 }
 
-/// The problem one block of a residue instance runs: residue r = blockIdx.z / (splits / kResidues)
-/// of K, i.e. columns k = 4q + r of A (M-major) and of B (N-major, leading dimension a multiple of 4:
-/// run() repacks it otherwise). A's columns of residue r start (r·lda) mod 4 floats past a 16-byte
-/// boundary, so the block starts that many rows early: its rows 0 .. shift - 1 read the tail of the
-/// previous column (valid memory) and their products land in plane rows the reduction skips. The
-/// leading dimensions become 4·lda and 4·ldb, K the residue's count of columns; splits and
-/// k_per_split then describe the splits of one residue. (run() passes K - 1: a 16-byte copy of the
-/// last column could end past A's allocation, so the reduction adds that column's product.)
+/// The problem one block of a residue instance runs (KernelConfig::residues): residue
+/// r = blockIdx.z / (splits / kResidues); splits and k_per_split then describe the splits of one
+/// residue. B is N-major with a leading dimension a multiple of 4 from an aligned base (run()
+/// repacks it otherwise).
+/// Residues of K (M-major A): columns k = 4q + r of A and rows 4q + r of B. A's columns of residue r
+/// start shift = (r·lda) mod 4 floats past a 16-byte boundary, so the block starts that many rows
+/// early: its rows 0 .. shift - 1 read the tail of the previous column (valid memory) and their
+/// products land in plane rows the reduction skips. The leading dimensions become 4·lda and 4·ldb,
+/// K the residue's count of columns. (run() passes K - 1: a 16-byte copy of the last column could
+/// end past A's allocation, so the reduction adds that column's product.)
+/// Residues of M (K-major A): rows i = 4p + r of A, at leading dimension 4·lda, all of B. A's rows of
+/// residue r start shift floats past a 16-byte boundary, so the block reads them from that boundary:
+/// its column j holds k = j - shift, K becomes k + shift, and B starts shift rows above its row 0.
+/// The kernel zeroes the first shift columns in both (the loaders' `head`): in A they hold the
+/// previous row's tail, which may be anything, B has no such rows. The rows past the last whole
+/// vector of a row take the loaders' edge path (scalar loads, zero-filled vectors), so no copy
+/// reaches past a row's k-th element either.
+template <bool kOfM>
 __device__ __forceinline__ GemmParams residue_problem(const GemmParams& p) {
   const int per_residue = p.splits / kResidues;
   const int r = static_cast<int>(blockIdx.z) / per_residue;
@@ -377,10 +421,16 @@ __device__ __forceinline__ GemmParams residue_problem(const GemmParams& p) {
   GemmParams q = p;
   q.a = p.a + r * p.lda - shift;
   q.lda = kResidues * p.lda;
-  q.m = p.m + shift;
-  q.b = p.b + r * p.ldb;
-  q.ldb = kResidues * p.ldb;
-  q.k = p.k > r ? (p.k - r + kResidues - 1) / kResidues : 0;
+  if constexpr (kOfM) {
+    q.m = p.m > r ? (p.m - r + kResidues - 1) / kResidues : 0;
+    q.b = p.b - shift * p.ldb;
+    q.k = p.k + shift;
+  } else {
+    q.m = p.m + shift;
+    q.b = p.b + r * p.ldb;
+    q.ldb = kResidues * p.ldb;
+    q.k = p.k > r ? (p.k - r + kResidues - 1) / kResidues : 0;
+  }
   q.splits = per_residue;
   return q;
 }
@@ -390,8 +440,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   constexpr KernelConfig C = Tag::value;
   // Residue instances run one residue of K per group of blockIdx.z (residue_problem); the others the
   // problem as given (the copy is the parameters themselves: their SASS is as before residues).
-  constexpr bool kResidue = C.residues > 1;
-  const GemmParams p = kResidue ? residue_problem(params) : params;
+  constexpr bool kResidue = C.residues > 1, kOfM = C.residues_of_m();
+  const GemmParams p = kResidue ? residue_problem<kOfM>(params) : params;
   static_assert(is_valid(C), "KernelConfig violates the validity rule (see invalid_reason)");
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kThreads = C.threads();
@@ -420,7 +470,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 
   // Block -> output tile, grouped for L2 reuse. (Residue instances: the same tiles for every
   // residue, covering residue_rows; rows past a residue's own m are zero-filled and not written.)
-  const int tiles_m = ceil_div(kResidue ? residue_rows(params.m) : p.m, BM);
+  const int tiles_m = ceil_div(kResidue ? residue_rows(params.m, kOfM) : p.m, BM);
   const int tiles_n = ceil_div(p.n, BN);
   const int tile = blockIdx.x;
   const int per_group = kL2GroupRows * tiles_n;
@@ -450,17 +500,20 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // Operands stored as they are in memory are copied by cp.async (OperandLoader); K-major ones the
   // main loop reads X-major pass through registers (TransposingLoader), one tile ahead: tile kt + 1
   // is fetched before tile kt's FFMAs and stored after them, into a stage no thread reads meanwhile.
-  // (Residue instances read both operands X-major and cut vectors inside the fast path.)
+  // (Residue instances read B X-major and cut vectors inside the fast path; residues of M transpose
+  // A through registers and zero the first `head` columns of both, residue_problem.)
   using LoaderA = std::conditional_t<
-      kAT, TransposingLoader<BM, BK, kThreads>,
+      kAT, TransposingLoader<BM, BK, kThreads, kOfM>,
       std::conditional_t<kACT, CopyTransposingLoader<BM, BK, kThreads>,
-                         OperandLoader<BM, BK, C.align, kThreads, kAK, kResidue>>>;
+                         OperandLoader<BM, BK, C.align, kThreads, kAK, kResidue && !kOfM>>>;
   using LoaderB = std::conditional_t<
       kBT, TransposingLoader<BN, BK, kThreads>,
       std::conditional_t<kBCT, CopyTransposingLoader<BN, BK, kThreads>,
-                         OperandLoader<BN, BK, C.align, kThreads, kBK, kResidue>>>;
-  LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid);
-  LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid);
+                         OperandLoader<BN, BK, C.align, kThreads, kBK, kResidue, kOfM>>>;
+  static_assert(!kOfM || kAT, "residues of M transpose A through registers (KernelConfig::residues_of_m)");
+  const int head = kOfM ? residue_shift(static_cast<int>(blockIdx.z) / p.splits, params.lda) : 0;
+  LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid, head);
+  LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid, head);
   auto load_stage = [&](int kt, int stage) {
     const int k0 = k_begin + kt * BK;
     if constexpr (!kAT) loader_a.load(smem_a + stage * kAStage, k0);
@@ -595,11 +648,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // instances compile to the PTX they had before residues.)
   float* partial = p.mode == SplitKMode::kParallel
                        ? p.partials + (kResidue ? static_cast<int>(blockIdx.z) : split) *
-                                          (kResidue ? residue_partial_ld(params.m) : partial_ld(p.m)) * p.n
+                                          (kResidue ? residue_partial_ld(params.m, kOfM) : partial_ld(p.m)) * p.n
                        : nullptr;
   constexpr bool kRowRuns = !kAK;  // rows of acc in runs of 4 adjacent rows of C (TM % 4 == 0 always)
   float* const out = partial != nullptr ? partial : p.c;
-  const int64_t ld = partial != nullptr ? (kResidue ? residue_partial_ld(params.m) : partial_ld(p.m)) : p.ldc;
+  const int64_t ld =
+      partial != nullptr ? (kResidue ? residue_partial_ld(params.m, kOfM) : partial_ld(p.m)) : p.ldc;
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
   if (writer && accumulate_into_c) {
     // Serial split-k after the first split: a column's previous values are loaded (through L2 with
@@ -733,7 +787,7 @@ cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
     }
   }
   cudaLaunchConfig_t config{};
-  const int rows = C.residues > 1 ? residue_rows(p.m) : p.m;  // residue instances: see the kernel
+  const int rows = C.residues > 1 ? residue_rows(p.m, C.residues_of_m()) : p.m;  // residue instances: see the kernel
   config.gridDim = dim3(ceil_div(rows, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
   config.blockDim = dim3(C.threads());
   config.dynamicSmemBytes = kSmem;

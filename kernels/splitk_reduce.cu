@@ -26,8 +26,8 @@ struct LastProduct {
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
 // by 16 left 8 splits to a remainder loop of 4s), 16 above, where 8 lost 0.2-0.3 us. 127x3001x1531
 // (8 splits) ran 0.1-0.2 us faster end to end in every layout (docs/perf_notes.md, change 78).
-// kResidue: the planes of a residue instance (KernelConfig::residues), splits / 4 per residue of K,
-// residue_partial_ld(m) rows deep, residue r's output row i at plane row i + residue_shift(r, lda)
+// kResidue: the planes of a residue instance of K (KernelConfig::residues), splits / 4 per residue
+// of K, residue_partial_ld(m, false) rows deep, residue r's output row i at plane row i + residue_shift(r, lda)
 // (residue_problem in simt_sgemm_multistage.cuh); summed residue by residue, split by split.
 // The residue form also adds the product of A's last column and B's last row (the planes cover
 // the first k - 1 columns: launch_residue_reduce).
@@ -40,7 +40,7 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
   const Index total = static_cast<Index>(m) * static_cast<Index>(n);
-  const int64_t ldp = kResidue ? residue_partial_ld(m) : partial_ld(m), split_stride = ldp * n;
+  const int64_t ldp = kResidue ? residue_partial_ld(m, false) : partial_ld(m), split_stride = ldp * n;
   for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<Index>(gridDim.x) * blockDim.x) {
     const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
@@ -76,6 +76,43 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
     } else {
 #pragma unroll Unroll
       for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
+    }
+    store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
+  }
+}
+
+// The planes of a residue instance of M (KernelConfig::residues_of_m): output row i = 4p + r is row
+// p of residue r's planes, splits / 4 of them residue_partial_ld(m, true) rows deep, added in split
+// order; up to kMaxResidueSplits splits every load is issued before the first addition (the residues
+// of K's lesson: one L2 round trip per output, not one per split; docs/perf_notes.md, change 82).
+// A warp's 32 rows read 8 consecutive rows of each of 4 planes: 4 sectors per load, as contiguous
+// rows would.
+template <class Index>
+__global__ void m_residue_reduce_kernel(const float* __restrict__ partials, int planes, int m, int n, float alpha,
+                                        float beta, float* __restrict__ c, int64_t ldc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");  // as above
+#endif
+  const Index total = static_cast<Index>(m) * static_cast<Index>(n);
+  const int per_residue = planes / kResidues;
+  const int64_t ldp = residue_partial_ld(m, true), split_stride = ldp * n;
+  for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
+       idx += static_cast<Index>(gridDim.x) * blockDim.x) {
+    const Index j = idx / static_cast<Index>(m), i = idx - j * static_cast<Index>(m);
+    const int r = static_cast<int>(i % kResidues);
+    const float* column =
+        partials + r * per_residue * split_stride + static_cast<int64_t>(j) * ldp + static_cast<int64_t>(i / kResidues);
+    float sum = 0.0f;
+    if (per_residue <= kMaxResidueSplits) {
+      float v[kMaxResidueSplits];
+#pragma unroll
+      for (int s = 0; s < kMaxResidueSplits; ++s) v[s] = s < per_residue ? column[s * split_stride] : 0.0f;
+#pragma unroll
+      for (int s = 0; s < kMaxResidueSplits; ++s)
+        if (s < per_residue) sum += v[s];
+    } else {
+#pragma unroll 4
+      for (int s = 0; s < per_residue; ++s) sum += column[s * split_stride];
     }
     store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
   }
@@ -177,6 +214,15 @@ cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int 
   auto kernel = narrow_index(m, n) ? splitk_reduce_kernel<uint32_t, 4, true> : splitk_reduce_kernel<int64_t, 4, true>;
   return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc, lda,
                             LastProduct{a_last, b_last, b_last_stride});
+}
+
+cudaError_t launch_m_residue_reduce(const float* partials, int planes, int m, int n, float alpha, float beta, float* c,
+                                    int64_t ldc, cudaStream_t stream) {
+  cudaLaunchAttribute attribute;
+  cudaLaunchConfig_t config = after_gemm(stream, attribute);
+  config.gridDim = elementwise_grid(m, n);  // one output per thread
+  auto kernel = narrow_index(m, n) ? m_residue_reduce_kernel<uint32_t> : m_residue_reduce_kernel<int64_t>;
+  return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc);
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {

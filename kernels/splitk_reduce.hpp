@@ -19,14 +19,20 @@ inline constexpr int kMaxResidueSplits = 4;
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream);
 
-/// The reduction of a residue instance's planes (KernelConfig::residues): `planes` = 4 x splits per
-/// residue, residue_partial_ld(m) rows deep, residue r's row i at plane row i + (r * lda) mod 4,
+/// The reduction of the planes of a residue instance of K (KernelConfig::residues, M-major A):
+/// `planes` = 4 x splits per residue, residue_partial_ld(m, false) rows deep, residue r's row i at plane row i + (r * lda) mod 4,
 /// where lda is the problem's (gemm_params.hpp; residue_problem in simt_sgemm_multistage.cuh).
 /// The planes cover K's first k - 1 columns; the last column's product a_last[i] * b_last[j *
 /// b_last_stride] is added here (a 16-byte copy of it could end past A's allocation).
 cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, const float* a_last,
                                   const float* b_last, int64_t b_last_stride, float alpha, float beta, float* c,
                                   int64_t ldc, cudaStream_t stream);
+
+/// The reduction of the planes of a residue instance of M (KernelConfig::residues_of_m): `planes` =
+/// 4 x splits per residue, residue_partial_ld(m, true) rows deep; C's row i = 4p + r is the sum of
+/// row p of residue r's planes, scaled as every output is.
+cudaError_t launch_m_residue_reduce(const float* partials, int planes, int m, int n, float alpha, float beta, float* c,
+                                    int64_t ldc, cudaStream_t stream);
 
 /// C = beta * C (beta == 0 writes zeros without reading C): the k == 0 and alpha == 0 cases of BLAS.
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream);

@@ -61,7 +61,8 @@ DeviceLimits query_device_limits(int device) {
 }
 
 SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits) {
-  SplitGeometry g = split_geometry(c, residue_columns(k), std::max(1, requested_splits / kResidues));
+  SplitGeometry g =
+      split_geometry(c, residue_columns(k, c.residues_of_m()), std::max(1, requested_splits / kResidues));
   g.splits *= kResidues;
   return g;
 }
@@ -94,9 +95,11 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
     return "repacking B for layout " + layout_code(c.op_a, c.op_b) + " is offered for m >= " +
            std::to_string(kRepackMinOtherExtent) + "; the problem has m = " + std::to_string(problem.m);
   if (c.residues > 1) {
-    // Residue instances exist for an M-major A whose leading dimension is not a multiple of 4 (an
-    // aligned one runs the plain instances) and whose base is 16-byte aligned (residue_problem).
-    if (problem.op_a != Op::N) return "residue instance reads an M-major A (op_a N), the problem's is K-major";
+    // Residue instances exist for an A whose leading dimension is not a multiple of 4 (an aligned
+    // one runs the plain instances) and whose base is 16-byte aligned (residue_problem): M-major for
+    // residues of K, K-major for residues of M (the layout check above rejects the rest).
+    if (problem.op_a != Op::N && !c.residues_of_m())
+      return "residue instance reads an M-major A (op_a N), the problem's is K-major";
     if (problem.lda % 4 == 0)
       return "residue instance serves an lda that is not a multiple of 4, the problem has lda = " +
              std::to_string(problem.lda);
@@ -145,13 +148,14 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
   const SplitGeometry g = geometry_of(kernel, problem.k, split);
   WorkspaceNeeds needs;
   needs.repack_bytes = repack_layout(problem, repack_plan(kernel.config, problem)).bytes;
-  const int64_t plane_rows = kernel.config.residues > 1 ? residue_partial_ld(problem.m) : partial_ld(problem.m);
+  const KernelConfig& c = kernel.config;
+  const int64_t plane_rows = c.residues > 1 ? residue_partial_ld(problem.m, c.residues_of_m()) : partial_ld(problem.m);
   if (g.splits > 1 && split.mode == SplitKMode::kParallel)
     needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * plane_rows * problem.n;
   // Serial split-k: one counter per output tile; GEMV split-k: one per row block.
-  if (g.splits > 1 && (split.mode == SplitKMode::kSerial || kernel.config.is_gemv()))
-    needs.semaphore_count = static_cast<size_t>((problem.m + kernel.config.bm - 1) / kernel.config.bm) *
-                            ((problem.n + kernel.config.bn - 1) / kernel.config.bn);
+  if (g.splits > 1 && (split.mode == SplitKMode::kSerial || c.is_gemv()))
+    needs.semaphore_count =
+        static_cast<size_t>((problem.m + c.bm - 1) / c.bm) * ((problem.n + c.bn - 1) / c.bn);
   return needs;
 }
 
@@ -173,7 +177,8 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   p.splits = g.splits;
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;
-  if (kernel.config.residues > 1) p.k = residue_k(problem.k);  // the last column is the reduction's
+  // Residues of K: the last column is the reduction's (residue_k); residues of M run all of K.
+  if (kernel.config.residues > 1 && !kernel.config.residues_of_m()) p.k = residue_k(problem.k);
   if (p.mode == SplitKMode::kNone) p.splits = 1, p.k_per_split = std::max(problem.k, 1);
   // One tile column covering n: each element of A is copied by exactly one block (per split), so
   // A is streamed. Its footprint: k columns of lda (op N) or m rows of lda (op T).
@@ -240,6 +245,8 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
   p.partials = ws.partials;
   p.semaphores = ws.semaphores;
   if (cudaError_t e = kernel.launch(p, stream); e != cudaSuccess) return e;
+  if (kernel.config.residues_of_m())
+    return launch_m_residue_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
   if (kernel.config.residues > 1) {
     // A's last column and B's last row (read where the caller keeps them) for the last product.
     const int64_t last = original.k - 1;

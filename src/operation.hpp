@@ -93,11 +93,15 @@ SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits)
 /// Columns of K a residue instance's planes cover: all but the last, whose 16-byte copy could end
 /// past the caller's allocation of A; the reduction adds that column's product (launch_residue_reduce).
 constexpr int residue_k(int k) { return k > 1 ? k - 1 : 0; }
-/// Columns of the largest residue of those (residue 0 of kResidues): what one residue's splits divide.
-/// The launch geometry and the tuner's split candidates both use it.
-constexpr int residue_columns(int k) { return (residue_k(k) + kResidues - 1) / kResidues; }
+/// Columns of K one residue's splits divide; the launch geometry and the tuner's split candidates
+/// both use it. Residues of K: the largest residue of the first k - 1 columns (residue 0 of
+/// kResidues). Residues of M (of_m): k + 3, for a residue's columns start up to 3 early
+/// (residue_problem in simt_sgemm_multistage.cuh).
+constexpr int residue_columns(int k, bool of_m) {
+  return of_m ? k + kResidues - 1 : (residue_k(k) + kResidues - 1) / kResidues;
+}
 /// The same for a residue instance (KernelConfig::residues) on a problem of depth k: the splits of
-/// one residue (its residue_columns(k) columns, requested_splits / 4 splits), and 4 times as many
+/// one residue (its residue_columns columns, requested_splits / 4 splits), and 4 times as many
 /// planes in all.
 SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits);
 

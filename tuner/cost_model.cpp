@@ -52,10 +52,11 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
     return out;
   }
   if (c.residues > 1) {
-    // Residue instances: 4 planes (one split per residue of K) at least, more splits per residue by
-    // the rule below (no serial mode, no unsplit run: run() reduces every residue instance).
-    const long tiles = long{(residue_rows(m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
-    const int k_residue = residue_columns(k);
+    // Residue instances: 4 planes (one split per residue) at least, more splits per residue by the
+    // rule below (no serial mode, no unsplit run: run() reduces every residue instance).
+    const bool of_m = c.residues_of_m();
+    const long tiles = long{(residue_rows(m, of_m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+    const int k_residue = residue_columns(k, of_m);
     out = {{kResidues, SplitKMode::kParallel}};
     for (int per = 2; per <= kMaxResidueSplits; ++per) {
       if (tiles * kResidues * per > 4L * sm_count || k_residue < per * 4 * c.bk) break;
@@ -142,14 +143,15 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
                    const DeviceModel& device) {
   if (c.is_gemv()) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);
   const int occ = std::max(1, blocks_per_sm);
-  // Residue instances: the launch's own geometry (4 residues of residue_rows(m) rows each split).
+  // Residue instances: the launch's own geometry (4 residues of residue_rows rows, each split).
   const bool residue = c.residues > 1;
   const SplitGeometry g = residue ? residue_split_geometry(c, k, split.splits)
                                   : split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
   const bool unsplit = split.mode == SplitKMode::kNone && !residue;  // residue instances always split
   const int splits = unsplit ? 1 : g.splits;
   const int k_per_block = unsplit ? k : g.k_per_split;
-  const long tiles = long{((residue ? residue_rows(m) : m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+  const long tiles =
+      long{((residue ? residue_rows(m, c.residues_of_m()) : m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
   const long blocks = tiles * splits;
 
   // Wave quantization: the busiest SM runs ceil(blocks / SMs) blocks, occ of them at a time.
@@ -185,9 +187,11 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const double waves = std::ceil(static_cast<double>(per_sm) / occ);
   double t = std::max(compute_us, memory_us) + waves * (0.4 + 0.05 * c.stages) + 2.0;
 
-  if (splits > 1 && split.mode == SplitKMode::kParallel) {
-    // Partials written and read back once, plus the reduction launch.
-    t += 4.0 * (2.0 * splits + 2.0) * m * n / device.dram_bytes_per_us + 2.5;
+  if (splits > 1 && (split.mode == SplitKMode::kParallel || residue)) {
+    // Partials written and read back once, plus the reduction launch. (Residues of M: each output
+    // has one residue's planes, a quarter of them.)
+    const int planes_per_output = c.residues_of_m() ? splits / kResidues : splits;
+    t += 4.0 * (2.0 * planes_per_output + 2.0) * m * n / device.dram_bytes_per_us + 2.5;
   } else if (splits > 1 && split.mode == SplitKMode::kSerial) {
     // Splits of a tile take turns on C: a chain of (splits - 1) read-modify-write epilogues.
     t += (splits - 1) * (0.6 + 8.0 * c.bm * c.bn / device.l2_bytes_per_us * device.sm_count / 8.0);

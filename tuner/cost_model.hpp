@@ -28,7 +28,7 @@ enum class SplitModes { kAll, kParallelOnly };
 /// choice asks for kParallelOnly: on the H100 the best parallel candidate beat the best serial one
 /// on every problem measured (docs/kernels.md), and the model cannot see the serial chain's stalls.
 /// The tuner asks for kAll and measures both. Residue instances (KernelConfig::residues) get
-/// parallel splits only: 1 to kMaxResidueSplits (4) splits per residue of K, 4 to 16 planes.
+/// parallel splits only: 1 to kMaxResidueSplits (4) splits per residue (of K or of M), 4 to 16 planes.
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                           SplitModes modes = SplitModes::kAll);
 

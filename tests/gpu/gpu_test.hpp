@@ -56,6 +56,15 @@ struct GemmBuffers {
   DeviceBuffer<float> a, b, c, c0;
 };
 
+/// Sets the padding of a column-major matrix (elements rows .. ld - 1 of each of its `cols` columns)
+/// to NaN: residue instances (KernelConfig::residues) read such foreign elements with their aligned
+/// copies and must keep them out of C, where any that leaks shows as NaN.
+inline cudaError_t poison_padding(float* matrix, int64_t ld, int rows, int cols) {
+  if (ld <= rows || cols <= 0) return cudaSuccess;
+  return cudaMemset2D(matrix + rows, static_cast<size_t>(ld) * sizeof(float), 0xff,
+                      static_cast<size_t>(ld - rows) * sizeof(float), static_cast<size_t>(cols));
+}
+
 /// Captures what `enqueue` puts on `stream` into a CUDA graph, launches the graph once and waits for
 /// it; the graph is destroyed either way. Returns the first CUDA error. (Library calls inside
 /// `enqueue` report through their own status: check them there with EXPECT_*.)

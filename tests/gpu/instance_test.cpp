@@ -91,7 +91,8 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     // their B gets the scalar class's odd ld and unaligned base in every instance.
     const bool b_scalar = cfg.align == 1 || cfg.is_gemv();
     // Residue instances (KernelConfig::residues) exist for an lda that is not a multiple of 4, from
-    // an aligned base, with B aligned: every case runs as its residue planes (4 or 8 of them).
+    // an aligned base, with B aligned: every case runs as its residue planes (4 or 8 of them), of K
+    // (nt) or of M (tt).
     const bool residues = cfg.residues > 1;
     const int lda = pad_ld(cfg.op_a == Op::N ? cs.m : cs.k, cfg.align == 1 || residues);
     const int ldb = pad_ld(cfg.op_b == Op::N ? cs.k : cs.n, b_scalar);
@@ -106,6 +107,9 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     const auto& [a, b, c, c0] = buffers;
     DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
     ASSERT_CUDA(buffers.fill(seed, cs.beta == 0.0f));  // beta = 0 must never read C
+    if (residues) {  // A's padding, which the residues' aligned copies read, is NaN
+      ASSERT_CUDA(poison_padding(a.get() + shift, lda, cfg.op_a == Op::N ? cs.m : cs.k, cfg.op_a == Op::N ? cs.k : cs.m));
+    }
     if (cs.beta != 0.0f) {
       // Poison the padding rows so an out-of-bounds write shows up as a changed NaN.
       std::vector<float> host(c_elems);

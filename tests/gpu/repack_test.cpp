@@ -14,10 +14,11 @@
 namespace autogemm::testing {
 namespace {
 
-// The first compiled GEMM instance of layout nt, alignment class `align` and `residues`, or null.
-const KernelInstance* nt_instance(int align, int residues) {
+// The first compiled GEMM instance with an N-major B of op_a, alignment class `align` and `residues`,
+// or null.
+const KernelInstance* b_n_major_instance(Op op_a, int align, int residues) {
   for (const KernelInstance& k : kernel_registry())
-    if (!k.config.is_gemv() && k.config.op_a == Op::N && k.config.op_b == Op::T && k.config.align == align &&
+    if (!k.config.is_gemv() && k.config.op_a == op_a && k.config.op_b == Op::T && k.config.align == align &&
         k.config.residues == residues)
       return &k;
   return nullptr;
@@ -32,15 +33,18 @@ struct RepackCase {
   float alpha, beta;
   SplitChoice split;
   const char* repacked;  // what repack_plan must say
-  int residues = 1;      // KernelConfig::residues of the nt instance
+  int residues = 1;      // KernelConfig::residues of the instance: nt, or tt for a K-major A (of M)
 };
 
 class RepackTest : public GpuTest {
  protected:
   void check(const RepackCase& cs, uint64_t seed) {
-    const KernelInstance* kernel = nt_instance(cs.align, cs.residues);
+    // Residue instances read A as it is (nt for residues of K, tt for residues of M), the others X-major.
+    const Op kernel_op_a = cs.residues > 1 ? cs.op_a : Op::N;
+    const KernelInstance* kernel = b_n_major_instance(kernel_op_a, cs.align, cs.residues);
     if (kernel == nullptr)
-      GTEST_SKIP() << "no nt align" << cs.align << " instance with " << cs.residues << " residues in this build";
+      GTEST_SKIP() << "no " << layout_code(kernel_op_a, Op::T) << " align" << cs.align << " instance with "
+                   << cs.residues << " residues in this build";
     SCOPED_TRACE(::testing::Message() << kernel->name << " problem " << layout_code(cs.op_a, cs.op_b) << " m=" << cs.m
                                       << " n=" << cs.n << " k=" << cs.k << " splits=" << cs.split.splits);
     const int64_t lda = (cs.op_a == Op::N ? cs.m : cs.k) + cs.ld_extra;
@@ -53,6 +57,10 @@ class RepackTest : public GpuTest {
     const auto& [a, b, c, c0] = buffers;
     DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
     ASSERT_CUDA(buffers.fill(seed, cs.beta == 0.0f));  // beta = 0 must never read C
+    if (cs.residues > 1) {  // A's padding, which the residues' aligned copies read, is NaN
+      ASSERT_CUDA(poison_padding(a.get() + cs.shift, lda, cs.op_a == Op::N ? cs.m : cs.k,
+                                 cs.op_a == Op::N ? cs.k : cs.m));
+    }
 
     GemmProblem p;
     p.op_a = cs.op_a, p.op_b = cs.op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
@@ -112,7 +120,8 @@ TEST_F(RepackTest, XMajorInstancesRunKMajorOperandsThroughCopies) {
   }
 }
 
-// Residue instances (KernelConfig::residues) on M-major A with lda = 1, 2 and 3 (mod 4): B read in
+// Residue instances of K (KernelConfig::residues, nt) on M-major A with lda = 1, 2 and 3 (mod 4) and
+// A's padding NaN: B read in
 // place when aligned, re-pitched when its ldb is odd (`nt`), transposed (`nn`); K from 3 (residue 3
 // empty) up, 4 to 20 planes (the reduction keeps up to 4 splits per residue in flight at once and
 // loops over more: both forms), C beta-scaled or NaN-poisoned.
@@ -131,6 +140,30 @@ TEST_F(RepackTest, ResidueInstancesReadOddLdaWithAlignedCopies) {
       {Op::N, Op::T, 37, 67, 2401, 1, 0, 4, -1.0f, 0.0f, {20, SplitKMode::kParallel}, "none", kResidues},
   };
   uint64_t seed = 70;
+  for (const RepackCase& cs : cases) {
+    check(cs, ++seed);
+    if (HasFatalFailure() || IsSkipped()) return;
+  }
+}
+
+// Residue instances of M (KernelConfig::residues_of_m, tt) on K-major A with lda = 1, 2 and 3 (mod 4)
+// and A's padding NaN: B read in place when aligned, re-pitched (`tt`, odd ldb) or transposed (`tn`);
+// K from 3 (a residue's first tile is also its last, head and tail cut in one tile) up; M from 1
+// (residues 1-3 empty); 4 to 20 planes (both forms of the reduction); C beta-scaled or NaN-poisoned.
+TEST_F(RepackTest, ResidueInstancesOfMReadKMajorOddLdaWithAlignedCopies) {
+  const SplitChoice none{1, SplitKMode::kNone};
+  const std::vector<RepackCase> cases = {
+      // 127x3001x1531 row-major `tt`, the problem they exist for: lda 1531, ldb 127 re-pitched.
+      {Op::T, Op::T, 3001, 127, 1531, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
+      {Op::T, Op::N, 2049, 33, 77, 1, 0, 4, -0.5f, -0.75f, {8, SplitKMode::kParallel}, "B", kResidues},
+      {Op::T, Op::T, 131, 68, 5, 0, 0, 4, 1.0f, 0.5f, {8, SplitKMode::kParallel}, "none", kResidues},
+      {Op::T, Op::T, 2051, 129, 3, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
+      {Op::T, Op::T, 1, 16, 9, 0, 0, 4, 2.0f, 0.0f, none, "none", kResidues},
+      {Op::T, Op::T, 37, 199, 1000, 1, 0, 4, 1.5f, 0.25f, {12, SplitKMode::kParallel}, "none", kResidues},
+      {Op::T, Op::T, 37, 67, 2401, 1, 0, 4, 1.0f, 0.5f, {16, SplitKMode::kParallel}, "none", kResidues},
+      {Op::T, Op::T, 37, 67, 2401, 1, 0, 4, -1.0f, 0.0f, {20, SplitKMode::kParallel}, "none", kResidues},
+  };
+  uint64_t seed = 90;
   for (const RepackCase& cs : cases) {
     check(cs, ++seed);
     if (HasFatalFailure() || IsSkipped()) return;

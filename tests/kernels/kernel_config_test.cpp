@@ -51,7 +51,7 @@ TEST(GridTable, SlicedTilesAreInEveryClassTheTableNames) {
   // ones marked scalar_class with 4-byte copies (their other twins spill, grid_table.hpp).
   std::map<std::string, int> count;
   for (const auto& c : enumerate_grid())
-    if (c.slices > 1 && c.residues == 1) {  // residue instances: ResidueInstancesAreTheTablesNtAlign4
+    if (c.slices > 1 && c.residues == 1) {  // residue instances: ResidueInstancesAreTheTablesNtAndTtAlign4
       EXPECT_EQ(c.slices, 2) << kernel_name(c);
       ++count[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
     }
@@ -76,30 +76,43 @@ TEST(KernelConfig, ResidueNameSpellsTheResidues) {
                           "simt_sgemm_32x128x32_w32x32_t4x8_s3_b128x1_nt_align4_res4_",
                           "simt_sgemm_32x128x32_w32x32_t4x8_s3_b128x1_nt_align4res4"})
     EXPECT_FALSE(parse_kernel_name(bad).has_value()) << bad;
-  // Only nt_align4 reads both operands X-major with 16-byte copies, which residues need.
-  for (const auto& [op_a, op_b, align] : {std::tuple{Op::N, Op::N, 4}, std::tuple{Op::T, Op::T, 4},
-                                          std::tuple{Op::N, Op::T, 1}}) {
+  // Residues read an N-major B with 16-byte copies: nt_align4 (of K) and tt_align4 (of M) only.
+  for (const auto& [op_a, op_b, align] : {std::tuple{Op::N, Op::N, 4}, std::tuple{Op::T, Op::N, 4},
+                                          std::tuple{Op::N, Op::T, 1}, std::tuple{Op::T, Op::T, 1}}) {
     KernelConfig other = c;
     other.op_a = op_a, other.op_b = op_b, other.align = align;
     EXPECT_NE(std::string(invalid_reason(other) ? invalid_reason(other) : "").find("residue instances read"),
               std::string::npos)
         << kernel_name(other);
   }
+  // Residues of M zero A's foreign columns in registers: the tt tile must transpose A (this one's
+  // 4 x 8 x 32 = 1024 FFMAs per k-tile do; at BK = 16, 512 do not).
+  KernelConfig of_m = c;
+  of_m.op_a = Op::T;
+  EXPECT_TRUE(of_m.residues_of_m());
+  EXPECT_FALSE(c.residues_of_m());
+  EXPECT_EQ(invalid_reason(of_m), nullptr);
+  EXPECT_EQ(kernel_name(of_m), "simt_sgemm_32x128x32_w32x32_t4x8_s3_b128x1_tt_align4_res4");
+  of_m.bk = 16;
+  EXPECT_NE(std::string(invalid_reason(of_m) ? invalid_reason(of_m) : "").find("transposed through registers"),
+            std::string::npos);
   c.residues = 2;
   EXPECT_NE(std::string(invalid_reason(c) ? invalid_reason(c) : "").find("residues must be"), std::string::npos);
 }
 
-TEST(GridTable, ResidueInstancesAreTheTablesNtAlign4) {
-  // Every entry of kResidueTiles compiles (none silently dropped by the validity rule), as nt_align4.
-  std::vector<KernelConfig> residue;
+TEST(GridTable, ResidueInstancesAreTheTablesNtAndTtAlign4) {
+  // Every entry of kResidueTiles compiles (none silently dropped by the validity rule), as nt_align4
+  // (residues of K) and as tt_align4 (residues of M).
+  std::map<std::string, int> count;
   for (const auto& c : enumerate_grid())
-    if (c.residues > 1) residue.push_back(c);
-  ASSERT_EQ(residue.size(), std::size(kResidueTiles));
-  for (const auto& c : residue) {
-    EXPECT_EQ(c.residues, kResidues);
-    EXPECT_EQ(layout_code(c.op_a, c.op_b), "nt");
-    EXPECT_EQ(c.align, 4);
-  }
+    if (c.residues > 1) {
+      EXPECT_EQ(c.residues, kResidues);
+      EXPECT_EQ(c.align, 4);
+      EXPECT_EQ(c.residues_of_m(), c.op_a == Op::T);
+      ++count[layout_code(c.op_a, c.op_b)];
+    }
+  EXPECT_EQ(count, (std::map<std::string, int>{{"nt", static_cast<int>(std::size(kResidueTiles))},
+                                               {"tt", static_cast<int>(std::size(kResidueTiles))}}));
 }
 
 TEST(KernelConfig, GemvNameSpellsEveryField) {

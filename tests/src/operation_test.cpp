@@ -173,9 +173,10 @@ TEST(Repack, WorkspaceHoldsBothCopiesAtAlignedOffsets) {
   EXPECT_EQ(workspace_size(instance(tile64), nn, {}).repack_bytes, 0u);
 }
 
-// The residue instance of tile64's nt_align4 twin (KernelConfig::residues).
-KernelConfig residue_config() {
-  KernelConfig c = with_layout(Op::N, Op::T, 4);
+// The residue instance of tile64's nt_align4 twin (KernelConfig::residues), or of its tt_align4
+// twin (residues of M: tile64 transposes a K-major A, 1024 FFMAs per k-tile).
+KernelConfig residue_config(Op op_a = Op::N) {
+  KernelConfig c = with_layout(op_a, Op::T, 4);
   c.residues = kResidues;
   return c;
 }
@@ -230,14 +231,64 @@ TEST(Residues, SplitIntoFourPlanesPerSplitOfAResidue) {
   EXPECT_EQ(p.splits, 8);
   EXPECT_EQ(p.k_per_split, 192);
   // The planes hold m + 3 rows (rounded up to 4): a residue starts up to 3 rows early.
-  EXPECT_EQ(residue_partial_ld(3001), 3004);
-  EXPECT_EQ(residue_partial_ld(3002), 3008);
+  EXPECT_EQ(residue_partial_ld(3001, false), 3004);
+  EXPECT_EQ(residue_partial_ld(3002, false), 3008);
   EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).partial_bytes, sizeof(float) * 8 * 3004 * 127);
   EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).semaphore_count, 0u);
   // Short K: each residue keeps one split of its own columns (k = 5: the planes cover 4, one each).
   p = launch_params(res, problem(Op::N, Op::T, 31, 9, 5), {16, SplitKMode::kParallel});
   EXPECT_EQ(p.splits, 4);
   EXPECT_EQ(p.k_per_split, 32);
+}
+
+TEST(Residues, OfMServeAKMajorAWhoseLdaIsNotAMultipleOf4) {
+  const KernelInstance res = instance(residue_config(Op::T));
+  ASSERT_TRUE(res.config.residues_of_m());
+  // 127x3001x1531 row-major `tt`: A K-major with lda 1531, B N-major with ldb 127.
+  GemmProblem tt = problem(Op::T, Op::T, 3001, 127, 1531);
+  ASSERT_EQ(tt.lda, 1531);
+  EXPECT_EQ(cannot_implement(res, tt, h100()),
+            "residue instance reads B at a leading dimension that is a multiple of 4 from a 16-byte aligned base: "
+            "ldb = 127 needs a re-pitching copy, not allowed here");
+  EXPECT_TRUE(repack_plan(res.config, tt).b_repitch && !repack_plan(res.config, tt).a);
+  EXPECT_TRUE(can_implement(res, tt, h100(), RepackPolicy::kAllowed));
+  tt.ldb = 128;  // B aligned: read in place
+  EXPECT_FALSE(repack_plan(res.config, tt).any());
+  EXPECT_TRUE(can_implement(res, tt, h100()));
+  // `tn`: B transposed; A is never repacked (the instance reads it K-major).
+  const GemmProblem tn = problem(Op::T, Op::N, 3001, 127, 1531);
+  const RepackPlan tn_plan = repack_plan(res.config, tn);
+  EXPECT_TRUE(tn_plan.b && !tn_plan.b_repitch && !tn_plan.a);
+  EXPECT_TRUE(can_implement(res, tn, h100(), RepackPolicy::kAllowed));
+  // An aligned lda, a misaligned base or an M-major A are not its problems.
+  GemmProblem aligned = tt;
+  aligned.lda = 1532;
+  EXPECT_EQ(cannot_implement(res, aligned, h100()),
+            "residue instance serves an lda that is not a multiple of 4, the problem has lda = 1532");
+  GemmProblem shifted = tt;
+  shifted.a += 1;
+  EXPECT_EQ(cannot_implement(res, shifted, h100()), "residue instance needs A's base 16-byte aligned");
+  EXPECT_EQ(cannot_implement(res, problem(Op::N, Op::T, 3001, 127, 1531), h100(), RepackPolicy::kAllowed),
+            "layout tt differs from the problem's nt");
+}
+
+TEST(Residues, OfMSplitAllOfKIntoFourPlanesPerSplitOfAResidue) {
+  const KernelInstance res = instance(residue_config(Op::T));
+  GemmProblem pr = problem(Op::T, Op::T, 3001, 127, 1531);
+  pr.ldb = 128;
+  // Every residue runs all of K from up to 3 columns early (k + 3 = 1534 columns, BK = 32).
+  GemmParams p = launch_params(res, pr, {1, SplitKMode::kNone});
+  EXPECT_EQ(p.mode, SplitKMode::kParallel);
+  EXPECT_EQ(p.splits, 4);
+  EXPECT_EQ(p.k, 1531);
+  EXPECT_EQ(p.k_per_split, 1536);
+  p = launch_params(res, pr, {6, SplitKMode::kParallel});
+  EXPECT_EQ(p.splits, 8);
+  EXPECT_EQ(p.k_per_split, 768);
+  // Residue r holds rows 4p + r: planes of ceil(3001 / 4) = 751 rows, 752 with the rounding.
+  EXPECT_EQ(residue_partial_ld(3001, true), 752);
+  EXPECT_EQ(residue_partial_ld(3001, false), 3004);
+  EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).partial_bytes, sizeof(float) * 8 * 752 * 127);
 }
 
 }  // namespace

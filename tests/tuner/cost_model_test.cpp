@@ -34,13 +34,33 @@ TEST(CostModel, ResidueSplitsDivideTheColumnsTheLaunchCovers) {
   // splits per residue would keep 3.98 steps, so only the 4 planes of one split each are offered.
   KernelConfig res{32, 128, 32, 32, 32, 4, 8, 3, 1, Op::N, Op::T, 4};
   res.residues = kResidues;
-  ASSERT_EQ(residue_columns(1021), 255);
+  ASSERT_EQ(residue_columns(1021, false), 255);
   const auto at1021 = split_candidates(res, 31, 127, 1021, 132);
   ASSERT_EQ(at1021.size(), 1u);
   EXPECT_EQ(at1021[0].splits, kResidues);
   const auto at1025 = split_candidates(res, 31, 127, 1025, 132);  // 256 columns: 2 splits fit
   ASSERT_EQ(at1025.size(), 2u);
   EXPECT_EQ(at1025[1].splits, 2 * kResidues);
+}
+
+TEST(CostModel, ResiduesOfMSplitAllOfKOverAQuarterOfTheRows) {
+  // Residues of M: each residue covers ceil(m / 4) rows and all of K from up to 3 columns early. At
+  // 3001 x 127 x 1531 the 64 x 64 tile has 12 x 2 tiles per residue: 1 to 4 splits per residue
+  // (384 blocks <= 4 waves), each keeping >= 4 BK steps of the 1534 columns. Each output reads one
+  // residue's planes, so 16 planes cost the reduction what 4 cost residues of K.
+  KernelConfig res{64, 64, 32, 32, 32, 4, 8, 3, 1, Op::T, Op::T, 4};
+  res.residues = kResidues;
+  ASSERT_TRUE(res.residues_of_m());
+  ASSERT_EQ(residue_columns(1531, true), 1534);
+  const auto c = split_candidates(res, 3001, 127, 1531, 132);
+  ASSERT_EQ(c.size(), 4u);
+  EXPECT_EQ(c.back().splits, 4 * kResidues);
+  for (const auto& s : c) EXPECT_EQ(s.mode, SplitKMode::kParallel);
+  KernelConfig of_k = res;
+  of_k.op_a = Op::N;
+  const DeviceModel d = h100_like();
+  EXPECT_LT(estimate_us(res, 2, 3001, 127, 1531, {16, SplitKMode::kParallel}, d),
+            estimate_us(of_k, 2, 3001, 127, 1531, {16, SplitKMode::kParallel}, d));
 }
 
 TEST(CostModel, WaveQuantizationCosts) {
