@@ -2,8 +2,8 @@
 //   1. candidates: every registered instance that can implement the problem (the kernels' own
 //      validity rule, via can_implement; on large problems also the X-major instances that read
 //      repacked copies of K-major operands, RepackPolicy::kAllowed, the copies' time in their
-//      estimate and in every measurement; for an M-major A with odd lda also the residue
-//      instances, KernelConfig::residues) crossed with split-k choices from the cost model;
+//      estimate and in every measurement; for an A with odd lda also the residue instances,
+//      KernelConfig::residues, of K or of M) crossed with split-k choices from the cost model;
 //   2. occupancy pruning: instances the device cannot fit (0 blocks per SM) are dropped;
 //   3. cost-model ranking: each instance's unsplit and `per_instance` best-estimated candidates of
 //      each split-k mode plus the `quick_pool` best overall survive (all with --exhaustive);
