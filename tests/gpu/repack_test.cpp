@@ -120,51 +120,40 @@ TEST_F(RepackTest, XMajorInstancesRunKMajorOperandsThroughCopies) {
   }
 }
 
-// Residue instances of K (KernelConfig::residues, nt) on M-major A with lda = 1, 2 and 3 (mod 4) and
-// A's padding NaN: B read in
-// place when aligned, re-pitched when its ldb is odd (`nt`), transposed (`nn`); K from 3 (residue 3
-// empty) up, 4 to 20 planes (the reduction keeps up to 4 splits per residue in flight at once and
-// loops over more: both forms), C beta-scaled or NaN-poisoned.
-TEST_F(RepackTest, ResidueInstancesReadOddLdaWithAlignedCopies) {
+// Residue instances (KernelConfig::residues) on an A with lda = 1, 2 and 3 (mod 4) and A's padding
+// NaN, the same cases for both kinds: op_a N runs residues of K (nt instances), op_a T residues of M
+// (tt instances, residues_of_m). B read in place when aligned, re-pitched when N-major with an odd
+// ldb, transposed when K-major; K from 3 (residues of K: residue 3 empty; of M: a residue's first
+// tile is also its last, head and tail cut in one tile) up; M from 1 (of M: residues 1-3 empty); 4 to
+// 20 planes (the reductions keep up to 4 splits per residue in flight at once and loop over more:
+// both forms); C beta-scaled or NaN-poisoned.
+std::vector<RepackCase> residue_cases(Op op_a) {
   const SplitChoice none{1, SplitKMode::kNone};
-  const std::vector<RepackCase> cases = {
-      // 127x3001x1531 row-major `nt`, the problem they exist for: lda 3001, ldb 127 re-pitched.
-      {Op::N, Op::T, 3001, 127, 1531, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
-      {Op::N, Op::T, 131, 68, 5, 0, 0, 4, 1.0f, 0.5f, {8, SplitKMode::kParallel}, "none", kResidues},
-      {Op::N, Op::N, 2049, 33, 77, 1, 0, 4, -0.5f, -0.75f, {8, SplitKMode::kParallel}, "B", kResidues},
-      {Op::N, Op::T, 2051, 129, 3, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
-      {Op::N, Op::T, 1, 16, 9, 0, 0, 4, 2.0f, 0.0f, none, "none", kResidues},
-      {Op::N, Op::T, 37, 199, 1000, 1, 0, 4, 1.5f, 0.25f, {12, SplitKMode::kParallel}, "none", kResidues},
-      // 600 columns per residue: 4 and 5 non-empty splits of each (16 and 20 planes).
-      {Op::N, Op::T, 37, 67, 2401, 1, 0, 4, 1.0f, 0.5f, {16, SplitKMode::kParallel}, "none", kResidues},
-      {Op::N, Op::T, 37, 67, 2401, 1, 0, 4, -1.0f, 0.0f, {20, SplitKMode::kParallel}, "none", kResidues},
+  return {
+      // 127x3001x1531 row-major `nt` / `tt`, the problem they exist for: ldb 127 re-pitched.
+      {op_a, Op::T, 3001, 127, 1531, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
+      {op_a, Op::T, 131, 68, 5, 0, 0, 4, 1.0f, 0.5f, {8, SplitKMode::kParallel}, "none", kResidues},
+      {op_a, Op::N, 2049, 33, 77, 1, 0, 4, -0.5f, -0.75f, {8, SplitKMode::kParallel}, "B", kResidues},
+      {op_a, Op::T, 2051, 129, 3, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
+      {op_a, Op::T, 1, 16, 9, 0, 0, 4, 2.0f, 0.0f, none, "none", kResidues},
+      {op_a, Op::T, 37, 199, 1000, 1, 0, 4, 1.5f, 0.25f, {12, SplitKMode::kParallel}, "none", kResidues},
+      // Residues of K: 600 columns per residue, 4 and 5 non-empty splits of each (16 and 20 planes).
+      {op_a, Op::T, 37, 67, 2401, 1, 0, 4, 1.0f, 0.5f, {16, SplitKMode::kParallel}, "none", kResidues},
+      {op_a, Op::T, 37, 67, 2401, 1, 0, 4, -1.0f, 0.0f, {20, SplitKMode::kParallel}, "none", kResidues},
   };
+}
+
+TEST_F(RepackTest, ResidueInstancesOfKReadMMajorOddLdaWithAlignedCopies) {
   uint64_t seed = 70;
-  for (const RepackCase& cs : cases) {
+  for (const RepackCase& cs : residue_cases(Op::N)) {
     check(cs, ++seed);
     if (HasFatalFailure() || IsSkipped()) return;
   }
 }
 
-// Residue instances of M (KernelConfig::residues_of_m, tt) on K-major A with lda = 1, 2 and 3 (mod 4)
-// and A's padding NaN: B read in place when aligned, re-pitched (`tt`, odd ldb) or transposed (`tn`);
-// K from 3 (a residue's first tile is also its last, head and tail cut in one tile) up; M from 1
-// (residues 1-3 empty); 4 to 20 planes (both forms of the reduction); C beta-scaled or NaN-poisoned.
 TEST_F(RepackTest, ResidueInstancesOfMReadKMajorOddLdaWithAlignedCopies) {
-  const SplitChoice none{1, SplitKMode::kNone};
-  const std::vector<RepackCase> cases = {
-      // 127x3001x1531 row-major `tt`, the problem they exist for: lda 1531, ldb 127 re-pitched.
-      {Op::T, Op::T, 3001, 127, 1531, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
-      {Op::T, Op::N, 2049, 33, 77, 1, 0, 4, -0.5f, -0.75f, {8, SplitKMode::kParallel}, "B", kResidues},
-      {Op::T, Op::T, 131, 68, 5, 0, 0, 4, 1.0f, 0.5f, {8, SplitKMode::kParallel}, "none", kResidues},
-      {Op::T, Op::T, 2051, 129, 3, 0, 0, 4, 1.0f, 0.0f, none, "B", kResidues},
-      {Op::T, Op::T, 1, 16, 9, 0, 0, 4, 2.0f, 0.0f, none, "none", kResidues},
-      {Op::T, Op::T, 37, 199, 1000, 1, 0, 4, 1.5f, 0.25f, {12, SplitKMode::kParallel}, "none", kResidues},
-      {Op::T, Op::T, 37, 67, 2401, 1, 0, 4, 1.0f, 0.5f, {16, SplitKMode::kParallel}, "none", kResidues},
-      {Op::T, Op::T, 37, 67, 2401, 1, 0, 4, -1.0f, 0.0f, {20, SplitKMode::kParallel}, "none", kResidues},
-  };
   uint64_t seed = 90;
-  for (const RepackCase& cs : cases) {
+  for (const RepackCase& cs : residue_cases(Op::T)) {
     check(cs, ++seed);
     if (HasFatalFailure() || IsSkipped()) return;
   }

@@ -181,6 +181,22 @@ KernelConfig residue_config(Op op_a = Op::N) {
   return c;
 }
 
+// A residue instance that serves `served` refuses it with lda = aligned_lda (a multiple of 4: the
+// plain instances' problem) and with A's base one float past 16-byte alignment.
+void expect_refuses_aligned_lda_and_misaligned_base(const KernelInstance& res, const GemmProblem& served,
+                                                    int64_t aligned_lda) {
+  ASSERT_TRUE(can_implement(res, served, h100(), RepackPolicy::kAllowed));
+  GemmProblem aligned = served;
+  aligned.lda = aligned_lda;
+  EXPECT_EQ(cannot_implement(res, aligned, h100(), RepackPolicy::kAllowed),
+            "residue instance serves an lda that is not a multiple of 4, the problem has lda = " +
+                std::to_string(aligned_lda));
+  GemmProblem shifted = served;
+  shifted.a += 1;
+  EXPECT_EQ(cannot_implement(res, shifted, h100(), RepackPolicy::kAllowed),
+            "residue instance needs A's base 16-byte aligned");
+}
+
 TEST(Residues, ServeAnMMajorAWhoseLdaIsNotAMultipleOf4) {
   const KernelInstance res = instance(residue_config());
   // 127x3001x1531 row-major `nt`: A 3001 x 1531 with lda 3001, B N-major with ldb 127.
@@ -202,13 +218,7 @@ TEST(Residues, ServeAnMMajorAWhoseLdaIsNotAMultipleOf4) {
   EXPECT_TRUE(repack_plan(res.config, nn).b && !repack_plan(res.config, nn).b_repitch);
   EXPECT_TRUE(can_implement(res, nn, h100(), RepackPolicy::kAllowed));
   // An aligned lda is the plain instances' problem; a misaligned base or a K-major A cannot be read.
-  GemmProblem aligned = nt;
-  aligned.lda = 3004;
-  EXPECT_EQ(cannot_implement(res, aligned, h100()),
-            "residue instance serves an lda that is not a multiple of 4, the problem has lda = 3004");
-  GemmProblem shifted = nt;
-  shifted.a += 1;
-  EXPECT_EQ(cannot_implement(res, shifted, h100()), "residue instance needs A's base 16-byte aligned");
+  expect_refuses_aligned_lda_and_misaligned_base(res, nt, 3004);
   const GemmProblem tt = problem(Op::T, Op::T, 3001, 2049, 1531);
   EXPECT_EQ(cannot_implement(res, tt, h100(), RepackPolicy::kAllowed),
             "residue instance reads an M-major A (op_a N), the problem's is K-major");
@@ -261,13 +271,7 @@ TEST(Residues, OfMServeAKMajorAWhoseLdaIsNotAMultipleOf4) {
   EXPECT_TRUE(tn_plan.b && !tn_plan.b_repitch && !tn_plan.a);
   EXPECT_TRUE(can_implement(res, tn, h100(), RepackPolicy::kAllowed));
   // An aligned lda, a misaligned base or an M-major A are not its problems.
-  GemmProblem aligned = tt;
-  aligned.lda = 1532;
-  EXPECT_EQ(cannot_implement(res, aligned, h100()),
-            "residue instance serves an lda that is not a multiple of 4, the problem has lda = 1532");
-  GemmProblem shifted = tt;
-  shifted.a += 1;
-  EXPECT_EQ(cannot_implement(res, shifted, h100()), "residue instance needs A's base 16-byte aligned");
+  expect_refuses_aligned_lda_and_misaligned_base(res, tt, 1532);
   EXPECT_EQ(cannot_implement(res, problem(Op::N, Op::T, 3001, 127, 1531), h100(), RepackPolicy::kAllowed),
             "layout tt differs from the problem's nt");
 }
