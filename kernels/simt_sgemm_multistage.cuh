@@ -438,8 +438,8 @@ __device__ __forceinline__ GemmParams residue_problem(const GemmParams& p) {
 template <class Tag>
 __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) simt_sgemm_kernel(GemmParams params) {
   constexpr KernelConfig C = Tag::value;
-  // Residue instances run one residue of K per group of blockIdx.z (residue_problem); the others the
-  // problem as given (the copy is the parameters themselves: their SASS is as before residues).
+  // Residue instances run one residue (of K or of M) per group of blockIdx.z (residue_problem); the
+  // others the problem as given (the copy is the parameters themselves: their SASS is as before).
   constexpr bool kResidue = C.residues > 1, kOfM = C.residues_of_m();
   const GemmParams p = kResidue ? residue_problem<kOfM>(params) : params;
   static_assert(is_valid(C), "KernelConfig violates the validity rule (see invalid_reason)");
