@@ -20,8 +20,9 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
                                  int64_t ldc, cudaStream_t stream);
 
 /// The reduction of the planes of a residue instance of K (KernelConfig::residues, M-major A):
-/// `planes` = 4 x splits per residue, residue_partial_ld(m, false) rows deep, residue r's row i at plane row i + (r * lda) mod 4,
-/// where lda is the problem's (gemm_params.hpp; residue_problem in simt_sgemm_multistage.cuh).
+/// `planes` = 4 x splits per residue, residue_partial_ld(m, false) rows deep, residue r's row i at
+/// plane row i + (r * lda) mod 4, where lda is the problem's (gemm_params.hpp; residue_problem in
+/// simt_sgemm_multistage.cuh).
 /// The planes cover K's first k - 1 columns; the last column's product a_last[i] * b_last[j *
 /// b_last_stride] is added here (a 16-byte copy of it could end past A's allocation).
 cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, const float* a_last,

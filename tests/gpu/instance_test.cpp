@@ -108,7 +108,8 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
     ASSERT_CUDA(buffers.fill(seed, cs.beta == 0.0f));  // beta = 0 must never read C
     if (residues) {  // A's padding, which the residues' aligned copies read, is NaN
-      ASSERT_CUDA(poison_padding(a.get() + shift, lda, cfg.op_a == Op::N ? cs.m : cs.k, cfg.op_a == Op::N ? cs.k : cs.m));
+      const bool m_major = cfg.op_a == Op::N;
+      ASSERT_CUDA(poison_padding(a.get() + shift, lda, m_major ? cs.m : cs.k, m_major ? cs.k : cs.m));
     }
     if (cs.beta != 0.0f) {
       // Poison the padding rows so an out-of-bounds write shows up as a changed NaN.
