@@ -412,15 +412,17 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
 /// The kernel zeroes the first shift columns in both (the loaders' `head`): in A they hold the
 /// previous row's tail, which may be anything, B has no such rows. The rows past the last whole
 /// vector of a row take the loaders' edge path (scalar loads, zero-filled vectors), so no copy
-/// reaches past a row's k-th element either.
+/// reaches past a row's k-th element either. `head` receives that shift for residues of M (0 for
+/// residues of K, whose loaders zero nothing).
 template <bool kOfM>
-__device__ __forceinline__ GemmParams residue_problem(const GemmParams& p) {
+__device__ __forceinline__ GemmParams residue_problem(const GemmParams& p, int& head) {
   const int per_residue = p.splits / kResidues;
   const int r = static_cast<int>(blockIdx.z) / per_residue;
   const int shift = residue_shift(r, p.lda);
   GemmParams q = p;
   q.a = p.a + r * p.lda - shift;
   q.lda = kResidues * p.lda;
+  head = kOfM ? shift : 0;
   if constexpr (kOfM) {
     q.m = p.m > r ? (p.m - r + kResidues - 1) / kResidues : 0;
     q.b = p.b - shift * p.ldb;
@@ -441,7 +443,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // Residue instances run one residue (of K or of M) per group of blockIdx.z (residue_problem); the
   // others the problem as given (the copy is the parameters themselves: their SASS is as before).
   constexpr bool kResidue = C.residues > 1, kOfM = C.residues_of_m();
-  const GemmParams p = kResidue ? residue_problem<kOfM>(params) : params;
+  int head = 0;  // residues of M: the columns the loaders zero on the first tile (residue_problem)
+  const GemmParams p = kResidue ? residue_problem<kOfM>(params, head) : params;
   static_assert(is_valid(C), "KernelConfig violates the validity rule (see invalid_reason)");
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kThreads = C.threads();
@@ -511,7 +514,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
       std::conditional_t<kBCT, CopyTransposingLoader<BN, BK, kThreads>,
                          OperandLoader<BN, BK, C.align, kThreads, kBK, kResidue, kOfM>>>;
   static_assert(!kOfM || kAT, "residues of M transpose A through registers (KernelConfig::residues_of_m)");
-  const int head = kOfM ? residue_shift(static_cast<int>(blockIdx.z) / p.splits, params.lda) : 0;
   LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid, head);
   LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid, head);
   auto load_stage = [&](int kt, int stage) {
