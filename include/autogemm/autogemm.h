@@ -84,11 +84,11 @@ AUTOGEMM_API autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void
 /** C = alpha * op(A) * op(B) + beta * C, single precision, exactly as cublasSgemm:
  *  op(A) is m x k, op(B) is k x n, C is m x n, all column-major with leading dimensions
  *  lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n), ldc >= max(1, m).
- *  As in cuBLAS, each matrix is an array of ld x (columns) elements: A is lda x (transa == N ? k : m),
- *  B is ldb x (transb == N ? n : k), C is ldc x n. Reads may touch the padding rows between a
- *  column's last element and the next column (16-byte copies of a last partial vector), up to the
- *  last column's ld-th element, so an allocation must span the whole last column; nothing outside
- *  the m x n block of C is written.
+ *  As in cuBLAS, each matrix is an array of ld x (columns) elements: A is
+ *  lda x (transa == N ? k : m), B is ldb x (transb == N ? n : k), C is ldc x n. Reads may touch the
+ *  padding rows between a column's last element and the next column (16-byte copies of a last
+ *  partial vector), up to the last column's ld-th element, so an allocation must span the whole
+ *  last column; nothing outside the m x n block of C is written.
  *  alpha and beta are host pointers. m, n or k = 0 and alpha = 0 follow BLAS: C = beta * C, and
  *  beta = 0 writes C without reading it. Offsets are computed in 64-bit, so any size whose matrices
  *  fit in memory is accepted. Asynchronous with respect to the host. */
