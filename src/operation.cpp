@@ -149,9 +149,9 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
   WorkspaceNeeds needs;
   needs.repack_bytes = repack_layout(problem, repack_plan(kernel.config, problem)).bytes;
   const KernelConfig& c = kernel.config;
-  const int64_t plane_rows = c.residues > 1 ? residue_partial_ld(problem.m, c.residues_of_m()) : partial_ld(problem.m);
   if (g.splits > 1 && split.mode == SplitKMode::kParallel)
-    needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * plane_rows * problem.n;
+    needs.partial_bytes =
+        sizeof(float) * static_cast<size_t>(g.splits) * partial_ld(grid_rows(c, problem.m)) * problem.n;
   // Serial split-k: one counter per output tile; GEMV split-k: one per row block.
   if (g.splits > 1 && (split.mode == SplitKMode::kSerial || c.is_gemv()))
     needs.semaphore_count =

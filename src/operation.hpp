@@ -104,6 +104,16 @@ constexpr int residue_columns(int k, bool of_m) {
 /// one residue (its residue_columns columns, requested_splits / 4 splits), and 4 times as many
 /// planes in all.
 SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits);
+/// Rows of an instance's tile grid, and of each of its split-k planes before rounding
+/// (partial_ld), on a problem of m rows: m, or residue_rows for a residue instance. The kernel and
+/// its launch (simt_sgemm_multistage.cuh) spell the same out, so that their code stays as it was.
+constexpr int grid_rows(const KernelConfig& c, int m) {
+  return c.residues > 1 ? residue_rows(m, c.residues_of_m()) : m;
+}
+/// Output tiles of an instance's grid (per split).
+constexpr long grid_tiles(const KernelConfig& c, int m, int n) {
+  return long{(grid_rows(c, m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+}
 
 /// Workspace of a launch: partial sums (kParallel), per-tile semaphores (kSerial, zeroed once) and
 /// the repacked operands (RepackPlan).

@@ -54,9 +54,8 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   if (c.residues > 1) {
     // Residue instances: 4 planes (one split per residue) at least, more splits per residue by the
     // rule below (no serial mode, no unsplit run: run() reduces every residue instance).
-    const bool of_m = c.residues_of_m();
-    const long tiles = long{(residue_rows(m, of_m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
-    const int k_residue = residue_columns(k, of_m);
+    const long tiles = grid_tiles(c, m, n);
+    const int k_residue = residue_columns(k, c.residues_of_m());
     out = {{kResidues, SplitKMode::kParallel}};
     for (int per = 2; per <= kMaxResidueSplits; ++per) {
       if (tiles * kResidues * per > 4L * sm_count || k_residue < per * 4 * c.bk) break;
@@ -64,7 +63,7 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
     }
     return out;
   }
-  const long tiles = long{(m + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+  const long tiles = grid_tiles(c, m, n);
   if (tiles >= sm_count) return out;
   for (int s : kSplitCounts) {
     if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
@@ -150,9 +149,7 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const bool unsplit = split.mode == SplitKMode::kNone && !residue;  // residue instances always split
   const int splits = unsplit ? 1 : g.splits;
   const int k_per_block = unsplit ? k : g.k_per_split;
-  const long tiles =
-      long{((residue ? residue_rows(m, c.residues_of_m()) : m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
-  const long blocks = tiles * splits;
+  const long blocks = grid_tiles(c, m, n) * splits;
 
   // Wave quantization: the busiest SM runs ceil(blocks / SMs) blocks, occ of them at a time.
   const long per_sm = (blocks + device.sm_count - 1) / device.sm_count;
