@@ -82,12 +82,12 @@ constexpr size_t tma_smem_bytes() {
 /// C (m x n, column-major, ldc) = A (m x k, M-major) * B^T (B stored n x k, N-major), alpha 1, beta 0,
 /// m and n multiples of the tile (the experiment's problems). Who copies:
 /// - kLag = 0: one more warp (its first lane) copies each stage once every compute thread has
-///   arrived on its "empty" barrier; 288 threads, so one block per SM at the tile's ~128 registers.
+///   arrived on its "empty" barrier (288 threads for a 128 x 128 tile of 8 x 8 thread tiles).
 /// - kLag > 0: no copy warp; thread 0, before the FFMAs of tile kt, waits until every thread is done
-///   with tile kt - kLag and copies tile kt - kLag + S into its stage (S - kLag tiles ahead). 256
-///   threads at <= 128 registers: two blocks per SM, as the library's instance.
+///   with tile kt - kLag and copies tile kt - kLag + S into its stage (S - kLag tiles ahead).
+/// Tag's min_blocks is the launch bound's (two blocks of 288 threads cap registers at 112).
 template <class Tag, int kLag>
-__global__ void __launch_bounds__(Tag::value.threads() + (kLag == 0 ? 32 : 0), kLag == 0 ? 1 : 2)
+__global__ void __launch_bounds__(Tag::value.threads() + (kLag == 0 ? 32 : 0), Tag::value.min_blocks)
     tma_sgemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, float* c, int m,
               int n, int k, int64_t ldc) {
   constexpr KernelConfig C = Tag::value;
@@ -305,11 +305,29 @@ int run_cublas(cublasHandle_t handle, Problem& p, void* flush, size_t flush_byte
   return 0;
 }
 
-// The library's 4096^3 `nt` winner and its TMA twins.
-using Library = ConfigTag<128, 128, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::T, 4>;
-using Bk32S3 = ConfigTag<128, 128, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::T, 4>;
-using Bk32S4 = ConfigTag<128, 128, 32, 64, 32, 8, 8, 4, 1, Op::N, Op::T, 4>;
-using Bk16S6 = ConfigTag<128, 128, 16, 64, 32, 8, 8, 6, 1, Op::N, Op::T, 4>;
+// The library's 4096^3 `nt` winner and its TMA twins: ConfigTag<BM, BN, BK, WM, WN, TM, TN, stages,
+// min blocks per SM, ...>, 8 x 8 thread tiles throughout.
+template <int BM, int BN, int BK, int S, int MinBlocks>
+using Nt8x8 = ConfigTag<BM, BN, BK, 64, 32, 8, 8, S, MinBlocks, Op::N, Op::T, 4>;
+using Library = Nt8x8<128, 128, 32, 3, 1>;
+
+// Every variant on one problem; returns how many differ from the library.
+int run_variants(Problem& p, void* flush, size_t flush_bytes) {
+  int failures = 0;
+  failures += run_tma<Nt8x8<128, 128, 16, 6, 2>, 2>("128x128x16, 6 stages, thread 0 copies, lag 2", p, flush, flush_bytes);
+  failures += run_tma<Nt8x8<128, 128, 32, 4, 1>, 0>("128x128x32, 4 stages, copy warp", p, flush, flush_bytes);
+  failures += run_tma<Nt8x8<128, 128, 16, 4, 1>, 0>("128x128x16, 4 stages, copy warp", p, flush, flush_bytes);
+  failures += run_tma<Nt8x8<128, 128, 16, 6, 1>, 0>("128x128x16, 6 stages, copy warp", p, flush, flush_bytes);
+  failures += run_tma<Nt8x8<128, 128, 16, 8, 1>, 0>("128x128x16, 8 stages, copy warp", p, flush, flush_bytes);
+  failures += run_tma<Nt8x8<128, 128, 8, 12, 1>, 0>("128x128x8, 12 stages, copy warp", p, flush, flush_bytes);
+  failures += run_tma<Nt8x8<128, 128, 16, 4, 2>, 0>("128x128x16, 4 stages, copy warp, 2 blocks/SM", p, flush,
+                                                     flush_bytes);
+  failures += run_tma<Nt8x8<256, 128, 16, 6, 1>, 0>("256x128x16, 6 stages, copy warp (16+1 warps)", p, flush,
+                                                     flush_bytes);
+  failures += run_tma<Nt8x8<128, 256, 16, 6, 1>, 0>("128x256x16, 6 stages, copy warp (16+1 warps)", p, flush,
+                                                     flush_bytes);
+  return failures;
+}
 
 }  // namespace
 
@@ -339,12 +357,7 @@ int main() {
                 ceil_div(p.m, 128) * ceil_div(p.n, 128), prop.multiProcessorCount);
     if (run_library<Library>("library simt_sgemm_128x128x32_w64x32_t8x8_s3_b256x1_nt_align4", p, flush, flush_bytes))
       return 1;
-    failures += run_tma<Bk32S3, 1>("TMA 128x128x32, 3 stages, thread 0 copies, lag 1", p, flush, flush_bytes);
-    failures += run_tma<Bk16S6, 1>("TMA 128x128x16, 6 stages, thread 0 copies, lag 1", p, flush, flush_bytes);
-    failures += run_tma<Bk16S6, 2>("TMA 128x128x16, 6 stages, thread 0 copies, lag 2", p, flush, flush_bytes);
-    failures += run_tma<Bk32S3, 0>("TMA 128x128x32, 3 stages, a copy warp", p, flush, flush_bytes);
-    failures += run_tma<Bk32S4, 0>("TMA 128x128x32, 4 stages, a copy warp", p, flush, flush_bytes);
-    failures += run_tma<Bk16S6, 0>("TMA 128x128x16, 6 stages, a copy warp", p, flush, flush_bytes);
+    failures += run_variants(p, flush, flush_bytes);
     if (run_cublas(handle, p, flush, flush_bytes)) return 1;
     for (float* x : {p.a, p.b, p.c, p.ref}) CHECK(cudaFree(x));
   }
