@@ -88,6 +88,20 @@ struct GemvShape {
 };
 inline constexpr GemvShape kGemvShapes[] = {{8, 8}, {16, 8}, {32, 4}, {64, 2}, {64, 8}, {128, 8}};
 
+/// TMA instances (family kTma, layout `nt`, align 4, one block of 256 compute threads and a copy
+/// warpgroup per SM): the 8x16 tiles that ran 4096^3 fastest in experiment 87 (docs/perf_notes.md;
+/// 256x128x16 with 4 stages 2563 us, with 6 stages 2738, at BK 32 with 3 stages 2704) and the
+/// 128x256 transpose of the winner. Only builds for sm_90a compile them (AUTOGEMM_TMA_INSTANCES).
+struct TmaTile {
+  TileShape tile;
+  PipelineChoice pipeline;
+};
+inline constexpr TmaTile kTmaTiles[] = {
+    {{256, 128, 64, 64, 8, 16}, {16, 4, 1}},
+    {{128, 256, 64, 64, 8, 16}, {16, 4, 1}},
+    {{256, 128, 64, 64, 8, 16}, {32, 3, 1}},
+};
+
 inline constexpr Op kOps[] = {Op::N, Op::T};
 inline constexpr int kAligns[] = {4, 1};
 
@@ -99,7 +113,7 @@ constexpr KernelConfig gemm_config(const TileShape& t, const PipelineChoice& pc,
 }
 
 /// Every valid instance of the grid, in a fixed order (layout, alignment, GEMM tile and pipeline,
-/// sliced-K tile, then GEMV shape; the residue instances last).
+/// sliced-K tile, then GEMV shape; then the residue instances, the TMA instances last).
 inline std::vector<KernelConfig> enumerate_grid() {
   std::vector<KernelConfig> out;
   for (Op a : kOps)
@@ -125,6 +139,11 @@ inline std::vector<KernelConfig> enumerate_grid() {
       const KernelConfig c = gemm_config(rt.tile, rt.pipeline, a, Op::T, 4, rt.slices, kResidues);
       if (is_valid(c)) out.push_back(c);
     }
+  for (const TmaTile& tt : kTmaTiles) {
+    KernelConfig c = gemm_config(tt.tile, tt.pipeline, Op::N, Op::T, 4);
+    c.family = Family::kTma;
+    if (is_valid(c)) out.push_back(c);
+  }
   return out;
 }
 

@@ -19,9 +19,9 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.slices != 1) std::snprintf(slices, sizeof slices, "_ks%d", c.slices);
   char residues[16] = "";
   if (c.residues != 1) std::snprintf(residues, sizeof residues, "_res%d", c.residues);
-  std::snprintf(buf, sizeof buf, "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d%s_s%d_b%dx%d_%s_align%d%s", c.bm, c.bn, c.bk, c.wm,
-                c.wn, c.tm, c.tn, slices, c.stages, c.threads(), c.min_blocks, layout_code(c.op_a, c.op_b).c_str(),
-                c.align, residues);
+  std::snprintf(buf, sizeof buf, "simt_sgemm_%s%dx%dx%d_w%dx%d_t%dx%d%s_s%d_b%dx%d_%s_align%d%s", c.is_tma() ? "tma_" : "",
+                c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, slices, c.stages, c.threads(), c.min_blocks,
+                layout_code(c.op_a, c.op_b).c_str(), c.align, residues);
   return buf;
 }
 
@@ -55,11 +55,15 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
   int consumed = 0;
   const std::string s(name);
   if (s.rfind("simt_sgemv_", 0) == 0) return parse_gemv_name(s);
+  constexpr std::string_view kTmaPrefix = "simt_sgemm_tma_";
+  const bool tma = s.rfind(kTmaPrefix, 0) == 0;
+  if (tma) c.family = Family::kTma;
+  const char* tiles = s.c_str() + (tma ? kTmaPrefix.size() : std::string_view("simt_sgemm_").size());
+  if (s.rfind("simt_sgemm_", 0) != 0) return std::nullopt;
   int head = 0;  // characters up to the thread tile
-  if (std::sscanf(s.c_str(), "simt_sgemm_%dx%dx%d_w%dx%d_t%dx%d%n", &c.bm, &c.bn, &c.bk, &c.wm, &c.wn, &c.tm, &c.tn,
-                  &head) != 7)
+  if (std::sscanf(tiles, "%dx%dx%d_w%dx%d_t%dx%d%n", &c.bm, &c.bn, &c.bk, &c.wm, &c.wn, &c.tm, &c.tn, &head) != 7)
     return std::nullopt;
-  const char* rest = s.c_str() + head;
+  const char* rest = tiles + head;
   if (int used = 0; std::sscanf(rest, "_ks%d%n", &c.slices, &used) == 1) rest += used;
   const int fields = std::sscanf(rest, "_s%d_b%dx%d_%c%c_align%d%n", &c.stages, &threads, &c.min_blocks, &la, &lb,
                                  &c.align, &consumed);

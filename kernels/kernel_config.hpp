@@ -51,7 +51,21 @@ inline constexpr int kResidues = 4;
 /// kGemv: simt_sgemv.cuh, A streamed straight from global memory into registers with each element
 /// used for at most kGemvMaxN FMAs; for n <= kGemvMaxN (row-major M <= 4), where a GEMM tile would
 /// mostly compute zeros and the problem is bound by reading A once.
-enum class Family : int { kGemm = 0, kGemv = 1 };
+/// kTma: simt_sgemm_tma.cuh (sm_90a), the kGemm tile's compute with its stages copied by the tensor
+/// memory accelerator: a copy warpgroup issues one bulk copy per operand tile and hands its
+/// registers to the compute threads (setmaxnreg), which wait on mbarriers instead of block
+/// barriers. Layout `nt` only (both tiles X-major, as TMA lays boxes out); others are repacked.
+/// The 256x128x16 8x16 tile ran 4096^3 in 2563 us against 2752 for the best kGemm instance
+/// (docs/perf_notes.md, experiment 87).
+enum class Family : int { kGemm = 0, kGemv = 1, kTma = 2 };
+
+/// TMA instances: the copy warpgroup's threads, and the registers it keeps and the compute threads
+/// get (setmaxnreg). 128 x 40 + 256 x 232 fits the 65536 registers of one block per SM, so the
+/// compute threads of a kTma instance are exactly 256.
+inline constexpr int kTmaCopyThreads = 128;
+inline constexpr int kTmaCopyRegisters = 40;
+inline constexpr int kTmaComputeRegisters = 232;
+inline constexpr int kTmaComputeThreads = 256;
 
 /// GEMV instances: threads per block and the widest output they handle.
 inline constexpr int kGemvThreads = 256;
@@ -93,13 +107,16 @@ struct KernelConfig {
   int residues = 1;
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
+  constexpr bool is_tma() const { return family == Family::kTma; }
   /// A residue instance of the second kind above: residues of M (K-major A).
   constexpr bool residues_of_m() const { return residues > 1 && op_a == Op::T; }
   constexpr int warps_m() const { return wm > 0 ? bm / wm : 0; }
   constexpr int warps_n() const { return wn > 0 ? bn / wn : 0; }
   /// Threads of one k-slice: the warps that tile BM x BN once.
   constexpr int slice_threads() const { return warps_m() * warps_n() * 32; }
-  constexpr int threads() const { return is_gemv() ? kGemvThreads : slice_threads() * slices; }
+  /// Threads that compute (all but a kTma instance's copy warpgroup) and threads per block.
+  constexpr int compute_threads() const { return is_gemv() ? kGemvThreads : slice_threads() * slices; }
+  constexpr int threads() const { return compute_threads() + (is_tma() ? kTmaCopyThreads : 0); }
   constexpr int lanes_m() const { return tm > 0 ? wm / tm : 0; }  // lanes of a warp along M
   constexpr int lanes_n() const { return tn > 0 ? wn / tn : 0; }
 
@@ -144,12 +161,14 @@ struct KernelConfig {
   /// Floats of the sliced-K reduction: the accumulators of slices 1.. (the pipeline's tiles are
   /// reused for it once the main loop is done).
   constexpr int slice_reduction_floats() const { return (slices - 1) * bm * bn; }
-  /// Dynamic shared memory of a launch (GEMV instances use a small static array only).
+  /// Dynamic shared memory of a launch (GEMV instances use a small static array only; kTma
+  /// instances add a "full" and an "empty" mbarrier of 8 bytes per stage after the stages).
   constexpr int shared_bytes() const {
     if (is_gemv()) return 0;
     const int pipeline = stages * (a_stage_floats() + b_stage_floats());
     const int reduction = slice_reduction_floats();
-    return (pipeline > reduction ? pipeline : reduction) * static_cast<int>(sizeof(float));
+    return (pipeline > reduction ? pipeline : reduction) * static_cast<int>(sizeof(float)) +
+           (is_tma() ? 2 * stages * 8 : 0);
   }
 
   friend constexpr bool operator==(const KernelConfig&, const KernelConfig&) = default;
@@ -188,11 +207,32 @@ constexpr const char* invalid_gemv_reason(const KernelConfig& c) {
   return nullptr;
 }
 
+constexpr const char* invalid_reason(const KernelConfig& c);
+
+/// The validity rule of TMA instances (see invalid_reason): the tile rules of the kGemm family for
+/// the compute threads, plus what the copy warpgroup and TMA need.
+constexpr const char* invalid_tma_reason(const KernelConfig& c) {
+  if (c.op_a != Op::N || c.op_b != Op::T || c.align != 4 || c.slices != 1 || c.residues != 1 || c.min_blocks != 1)
+    return "TMA instance must be layout nt, align 4, one k-slice, no residues, min blocks 1";
+  if (c.compute_threads() != kTmaComputeThreads)
+    return "TMA instance must have 256 compute threads (the copy warpgroup's registers go to them)";
+  if (c.bm > 256 || c.bn > 256) return "TMA boxes hold at most 256 elements per dimension";
+  if (c.tm * c.tn + c.tm + c.tn + 40 > kTmaComputeRegisters)
+    return "register budget of the compute threads too small for the thread tile";
+  // Its compute threads run the kGemm tile's code, so that tile must be a valid kGemm instance.
+  KernelConfig g = c;
+  g.family = Family::kGemm;
+  if (const char* why = invalid_reason(g)) return why;
+  if (c.shared_bytes() > kMaxSharedBytesAnyArch) return "shared memory per block exceeds 227 KiB";
+  return nullptr;
+}
+
 /// The validity rule, written once: returns nullptr when `c` describes a kernel that compiles and runs
 /// correctly, else the reason it does not. Used by the kernel's static_assert, the generator, the
 /// tuner's pruning and the runtime's can_implement.
 constexpr const char* invalid_reason(const KernelConfig& c) {
   if (c.is_gemv()) return invalid_gemv_reason(c);
+  if (c.is_tma()) return invalid_tma_reason(c);
   if (c.family != Family::kGemm) return "unknown kernel family";
   if (c.bm < 16 || c.bm > 256 || c.bn < 16 || c.bn > 256) return "block tile BM, BN must lie in [16, 256]";
   if (c.bk < 4 || c.bk > 64 || c.bk % 4 != 0) return "BK must be a multiple of 4 in [4, 64]";
@@ -248,8 +288,9 @@ std::string layout_code(Op a, Op b);
 /// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4", with "_ks2" after the thread tile for 2
 /// k-slices ("simt_sgemm_64x64x32_w32x32_t4x8_ks2_s3_b256x2_nn_align4"; one slice writes nothing, so
 /// older names stay keys) and "_res4" at the end for a residue instance (KernelConfig::residues),
-/// or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in flight, threads). Every
-/// field is in the name.
+/// or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in flight, threads), or
+/// "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nt_align4" for a kTma instance (threads
+/// counting its copy warpgroup). Every field is in the name.
 std::string kernel_name(const KernelConfig& c);
 
 /// Inverse of kernel_name; nullopt when `name` is not a well-formed instance name.

@@ -23,6 +23,14 @@ __host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / 
 /// A rows and B columns in L2 (background: L2-aware block order).
 inline constexpr int kL2GroupRows = 8;
 
+/// Output tile `tile` of a tiles_m x tiles_n grid in the L2-grouped order: its (tile row, tile column).
+__device__ __forceinline__ int2 grouped_tile(int tile, int tiles_m, int tiles_n) {
+  const int per_group = kL2GroupRows * tiles_n;
+  const int first_m = (tile / per_group) * kL2GroupRows;
+  const int group_rows = min(tiles_m - first_m, kL2GroupRows);
+  return make_int2(first_m + (tile % per_group) % group_rows, (tile % per_group) / group_rows);
+}
+
 /// Position, along its X dimension (M for A, N for B), of fragment element `i` of a lane.
 /// X-major tiles give each lane runs of 4 adjacent elements (one float4 read); K-major tiles give
 /// lanes adjacent rows, which the padded row stride maps to distinct banks.
@@ -476,11 +484,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   const int tiles_m = ceil_div(kResidue ? residue_rows(params.m, kOfM) : p.m, BM);
   const int tiles_n = ceil_div(p.n, BN);
   const int tile = blockIdx.x;
-  const int per_group = kL2GroupRows * tiles_n;
-  const int first_m = (tile / per_group) * kL2GroupRows;
-  const int group_rows = min(tiles_m - first_m, kL2GroupRows);
-  const int m0 = (first_m + (tile % per_group) % group_rows) * BM;
-  const int n0 = ((tile % per_group) / group_rows) * BN;
+  const int2 tile_at = grouped_tile(tile, tiles_m, tiles_n);
+  const int m0 = tile_at.x * BM;
+  const int n0 = tile_at.y * BN;
 
   const int split = kResidue ? static_cast<int>(blockIdx.z) % p.splits : static_cast<int>(blockIdx.z);
   const int k_begin = split * p.k_per_split;
@@ -769,32 +775,26 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 #endif
 }
 
-/// Raises the block's dynamic shared-memory limit once per device, then launches, with an L2 access
-/// policy window when the parameters name a streamed operand.
-template <class Tag>
-cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
-  constexpr KernelConfig C = Tag::value;
-  auto kernel = simt_sgemm_kernel<Tag>;
-  constexpr int kSmem = C.shared_bytes();
-  if constexpr (kSmem > 48 * 1024) {
-    static std::atomic<unsigned long long> configured{0};
-    int device = 0;
-    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-    const unsigned long long bit = 1ull << (device & 63);
-    if ((configured.load(std::memory_order_acquire) & bit) == 0) {
-      if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
-          e != cudaSuccess)
-        return e;
-      configured.fetch_or(bit, std::memory_order_acq_rel);
-    }
+/// Raises `kernel`'s dynamic shared-memory limit to `bytes` on the current device, once per device
+/// (`configured`: the caller's per-kernel bit set of devices already done).
+inline cudaError_t raise_shared_limit_once(const void* kernel, int bytes,
+                                           std::atomic<unsigned long long>& configured) {
+  if (bytes <= 48 * 1024) return cudaSuccess;
+  int device = 0;
+  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  const unsigned long long bit = 1ull << (device & 63);
+  if ((configured.load(std::memory_order_acquire) & bit) == 0) {
+    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+        e != cudaSuccess)
+      return e;
+    configured.fetch_or(bit, std::memory_order_acq_rel);
   }
-  cudaLaunchConfig_t config{};
-  const int rows = C.residues > 1 ? residue_rows(p.m, C.residues_of_m()) : p.m;  // residue instances: see the kernel
-  config.gridDim = dim3(ceil_div(rows, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
-  config.blockDim = dim3(C.threads());
-  config.dynamicSmemBytes = kSmem;
-  config.stream = stream;
-  cudaLaunchAttribute attrs[2]{};
+  return cudaSuccess;
+}
+
+/// The launch attributes the parameters ask for: an L2 access policy window when they name a
+/// streamed operand, a programmatic dependent launch after an operand repack. Returns how many.
+inline unsigned gemm_launch_attributes(const GemmParams& p, cudaLaunchAttribute (&attrs)[2]) {
   unsigned count = 0;
   if (p.stream_window_bytes > 0) {
     cudaLaunchAttribute& window = attrs[count++];
@@ -806,8 +806,28 @@ cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
     window.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
   }
   if (p.after_previous_kernel) attrs[count++] = programmatic_dependent_attribute();
+  return count;
+}
+
+/// Raises the block's dynamic shared-memory limit once per device, then launches, with an L2 access
+/// policy window when the parameters name a streamed operand.
+template <class Tag>
+cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
+  constexpr KernelConfig C = Tag::value;
+  auto kernel = simt_sgemm_kernel<Tag>;
+  static std::atomic<unsigned long long> configured{0};
+  if (cudaError_t e = raise_shared_limit_once(reinterpret_cast<const void*>(kernel), C.shared_bytes(), configured);
+      e != cudaSuccess)
+    return e;
+  cudaLaunchConfig_t config{};
+  const int rows = C.residues > 1 ? residue_rows(p.m, C.residues_of_m()) : p.m;  // residue instances: see the kernel
+  config.gridDim = dim3(ceil_div(rows, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
+  config.blockDim = dim3(C.threads());
+  config.dynamicSmemBytes = C.shared_bytes();
+  config.stream = stream;
+  cudaLaunchAttribute attrs[2]{};
   config.attrs = attrs;
-  config.numAttrs = count;
+  config.numAttrs = gemm_launch_attributes(p, attrs);
   return cudaLaunchKernelEx(&config, kernel, p);
 }
 

@@ -116,6 +116,9 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
   if (c.is_gemv() && problem.n > c.bn)
     return "GEMV instance handles n <= " + std::to_string(c.bn) + ", the problem has n = " + std::to_string(problem.n);
   if (device.cc_major < 8) return "needs sm_80 or newer (cp.async)";
+  if (c.is_tma() && !(device.cc_major == 9 && device.cc_minor == 0))
+    return "TMA instance runs sm_90a code (TMA, setmaxnreg): needs compute capability 9.0, the device has " +
+           std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
   if (c.shared_bytes() > device.max_shared_per_block_optin)
     return "needs " + std::to_string(c.shared_bytes()) + " bytes of shared memory, device grants " +
            std::to_string(device.max_shared_per_block_optin);
@@ -126,10 +129,12 @@ std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& pr
 
 namespace {
 // GEMV instances split K only one way: partials, reduced in the same launch by the last block of each
-// row block (simt_sgemv.cuh); a serial request becomes that.
+// row block (simt_sgemv.cuh); a serial request becomes that. TMA instances split K into partial planes
+// only (simt_sgemm_tma.cuh), so a serial request becomes parallel there too.
 // Residue instances run parallel split-k only, with a whole number of splits per residue.
 SplitChoice effective_split(const KernelInstance& kernel, SplitChoice split) {
-  if (kernel.config.is_gemv() && split.mode == SplitKMode::kSerial) split.mode = SplitKMode::kParallel;
+  if ((kernel.config.is_gemv() || kernel.config.is_tma()) && split.mode == SplitKMode::kSerial)
+    split.mode = SplitKMode::kParallel;
   if (kernel.config.residues > 1) {
     split.mode = SplitKMode::kParallel;
     split.splits = std::max(kResidues, (split.splits + kResidues - 1) / kResidues * kResidues);

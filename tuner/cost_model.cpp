@@ -161,10 +161,11 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // 1 / slices of each BK step's FMAs, so its copies per FMA are those of the slice's thread count.
   const double fma = c.tm * c.tn;
   const double lds = (c.tm + c.tn) / 4.0;
-  const double copies = static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
+  // (TMA instances: a copy warpgroup of their own issues the copies.)
+  const double copies = c.is_tma() ? 0.0 : static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
   const double inner_eff = fma / (fma + 1.5 * lds + 4.0 * copies);
   // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy.
-  const double warps = static_cast<double>(resident) * c.threads() / 32.0;
+  const double warps = static_cast<double>(resident) * c.compute_threads() / 32.0;
   const double latency_eff = std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
   const double eff = std::max(0.05, std::min(1.0, inner_eff * std::min(1.0, latency_eff)));
   const double block_fmas = static_cast<double>(c.bm) * c.bn * k_per_block;  // includes edge waste

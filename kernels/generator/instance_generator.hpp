@@ -13,6 +13,7 @@ namespace autogemm::generator {
 struct GeneratorOptions {
   int groups = 16;            // number of instantiation files; a fixed number keeps CMake's outputs known
   std::string name_filter;    // ECMAScript regex searched in each instance name; empty keeps all
+  bool tma_instances = true;  // the kTma instances (sm_90a only: a build without that target drops them)
 };
 
 /// File name -> contents: "instances_00.cu" ... and "registry.cpp".

@@ -53,6 +53,29 @@ TEST(InstanceGenerator, FilterKeepsOnlyMatchingNames) {
   EXPECT_EQ(filter_grid(grid, "").size(), grid.size());
 }
 
+TEST(InstanceGenerator, TmaInstancesOnlyWhenTheBuildTargetsSm90a) {
+  // The TMA instances launch through their own template; a build without sm_90a drops them.
+  const auto grid = enumerate_grid();
+  size_t tma = 0;
+  for (const auto& c : grid) tma += c.is_tma();
+  ASSERT_GT(tma, 0u);
+  auto all_text = [](const std::map<std::string, std::string>& files) {
+    std::string text;
+    for (const auto& [name, body] : files) text += body;
+    return text;
+  };
+  const std::string with = all_text(generate_sources(grid, {4, ""}));
+  EXPECT_EQ(count(with, "&detail::launch_simt_sgemm_tma<"), tma);
+  EXPECT_EQ(count(with, "simt_sgemm_tma_kernel<"), tma);
+  GeneratorOptions without{4, ""};
+  without.tma_instances = false;
+  const auto files = generate_sources(grid, without);
+  const std::string text = all_text(files);
+  EXPECT_EQ(count(text, "launch_simt_sgemm_tma"), 0u);
+  EXPECT_EQ(count(text, "out.push_back("), grid.size() - tma);
+  EXPECT_NE(files.at("registry.cpp").find("all.reserve(" + std::to_string(grid.size() - tma) + ")"), std::string::npos);
+}
+
 TEST(InstanceGenerator, BadOptionsAreRefused) {
   const auto grid = enumerate_grid();
   try {

@@ -115,6 +115,53 @@ TEST(GridTable, ResidueInstancesAreTheTablesNtAndTtAlign4) {
                                                {"tt", static_cast<int>(std::size(kResidueTiles))}}));
 }
 
+TEST(KernelConfig, TmaNameSpellsTheFamilyAndCountsTheCopyWarpgroup) {
+  KernelConfig c{256, 128, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 4, Family::kTma};
+  EXPECT_EQ(invalid_reason(c), nullptr);
+  EXPECT_TRUE(c.is_tma());
+  EXPECT_EQ(c.compute_threads(), kTmaComputeThreads);
+  EXPECT_EQ(c.threads(), kTmaComputeThreads + kTmaCopyThreads);
+  // 4 stages of (256 + 128) x 16 floats, then a full and an empty mbarrier per stage.
+  EXPECT_EQ(c.shared_bytes(), 4 * 384 * 16 * 4 + 4 * 2 * 8);
+  EXPECT_EQ(kernel_name(c), "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nt_align4");
+  const auto parsed = parse_kernel_name(kernel_name(c));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, c);
+  for (const char* bad : {"simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b256x1_nt_align4",  // threads without copiers
+                          "simt_sgemm_tma256x128x16_w64x64_t8x16_s4_b384x1_nt_align4",
+                          "simt_sgemm_tma_"})
+    EXPECT_FALSE(parse_kernel_name(bad).has_value()) << bad;
+  // The kGemm twin keeps the old name and thread count.
+  KernelConfig gemm = c;
+  gemm.family = Family::kGemm;
+  EXPECT_EQ(gemm.threads(), 256);
+  EXPECT_EQ(kernel_name(gemm), "simt_sgemm_256x128x16_w64x64_t8x16_s4_b256x1_nt_align4");
+  // What the rule refuses, and says why.
+  auto reason = [](KernelConfig k) { return std::string(invalid_reason(k) ? invalid_reason(k) : ""); };
+  KernelConfig nn = c;
+  nn.op_b = Op::N;
+  EXPECT_NE(reason(nn).find("layout nt, align 4"), std::string::npos);
+  KernelConfig scalar = c;
+  scalar.align = 1;
+  EXPECT_NE(reason(scalar).find("layout nt, align 4"), std::string::npos);
+  KernelConfig small{128, 128, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 4, Family::kTma};  // 128 compute threads
+  EXPECT_NE(reason(small).find("256 compute threads"), std::string::npos);
+  KernelConfig wide{512, 64, 16, 128, 32, 16, 8, 4, 1, Op::N, Op::T, 4, Family::kTma};
+  EXPECT_FALSE(reason(wide).empty());
+}
+
+TEST(GridTable, TmaInstancesAreTheTablesNtAlign4) {
+  // Every entry of kTmaTiles compiles (none dropped by the validity rule), layout nt, align 4.
+  int tma = 0;
+  for (const auto& c : enumerate_grid())
+    if (c.is_tma()) {
+      EXPECT_EQ(layout_code(c.op_a, c.op_b), "nt") << kernel_name(c);
+      EXPECT_EQ(c.align, 4) << kernel_name(c);
+      ++tma;
+    }
+  EXPECT_EQ(tma, static_cast<int>(std::size(kTmaTiles)));
+}
+
 TEST(KernelConfig, GemvNameSpellsEveryField) {
   const KernelConfig c = gemv_config(16, 8, Op::N, Op::T, 1);
   EXPECT_EQ(kernel_name(c), "simt_sgemv_16x4_u8_b256_nt_align1");

@@ -48,7 +48,7 @@ Command add_kernels_command(CLI::App& app) {
       }
       const KernelConfig& c = k.config;
       if (opts->json) {
-        nlohmann::json j = {{"name", k.name},      {"family", c.is_gemv() ? "gemv" : "gemm"},
+        nlohmann::json j = {{"name", k.name},      {"family", c.is_gemv() ? "gemv" : c.is_tma() ? "tma" : "gemm"},
                             {"layout", layout_code(c.op_a, c.op_b)},
                             {"align", c.align},     {"bm", c.bm},
                             {"bn", c.bn},           {"bk", c.bk},
