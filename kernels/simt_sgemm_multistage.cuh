@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <type_traits>
+#include <utility>
 
 #include <cuda/atomic>
 #include <cuda_runtime.h>
@@ -775,26 +776,32 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 #endif
 }
 
-/// Raises `kernel`'s dynamic shared-memory limit to `bytes` on the current device, once per device
-/// (`configured`: the caller's per-kernel bit set of devices already done).
-inline cudaError_t raise_shared_limit_once(const void* kernel, int bytes,
-                                           std::atomic<unsigned long long>& configured) {
-  if (bytes <= 48 * 1024) return cudaSuccess;
-  int device = 0;
-  if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  const unsigned long long bit = 1ull << (device & 63);
-  if ((configured.load(std::memory_order_acquire) & bit) == 0) {
-    if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-        e != cudaSuccess)
-      return e;
-    configured.fetch_or(bit, std::memory_order_acq_rel);
+/// Launches `kernel`, an instance of configuration `c`, over `tiles` output tiles x p.splits blocks:
+/// raises its dynamic shared-memory limit once per device (`configured`: the caller's bit set of
+/// devices done for this kernel), and adds the attributes the parameters ask for: an L2 access
+/// policy window when they name a streamed operand, a programmatic dependent launch after an
+/// operand repack. `args` are the kernel's arguments.
+template <class... Params, class... Args>
+cudaError_t launch_gemm_kernel(void (*kernel)(Params...), const KernelConfig& c, int tiles, const GemmParams& p,
+                               std::atomic<unsigned long long>& configured, cudaStream_t stream, Args&&... args) {
+  const int smem = c.shared_bytes();
+  if (smem > 48 * 1024) {
+    int device = 0;
+    if (cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+    const unsigned long long bit = 1ull << (device & 63);
+    if ((configured.load(std::memory_order_acquire) & bit) == 0) {
+      if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+          e != cudaSuccess)
+        return e;
+      configured.fetch_or(bit, std::memory_order_acq_rel);
+    }
   }
-  return cudaSuccess;
-}
-
-/// The launch attributes the parameters ask for: an L2 access policy window when they name a
-/// streamed operand, a programmatic dependent launch after an operand repack. Returns how many.
-inline unsigned gemm_launch_attributes(const GemmParams& p, cudaLaunchAttribute (&attrs)[2]) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(tiles, 1, p.splits);
+  config.blockDim = dim3(c.threads());
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  cudaLaunchAttribute attrs[2]{};
   unsigned count = 0;
   if (p.stream_window_bytes > 0) {
     cudaLaunchAttribute& window = attrs[count++];
@@ -806,29 +813,18 @@ inline unsigned gemm_launch_attributes(const GemmParams& p, cudaLaunchAttribute 
     window.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
   }
   if (p.after_previous_kernel) attrs[count++] = programmatic_dependent_attribute();
-  return count;
+  config.attrs = attrs;
+  config.numAttrs = count;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
-/// Raises the block's dynamic shared-memory limit once per device, then launches, with an L2 access
-/// policy window when the parameters name a streamed operand.
 template <class Tag>
 cudaError_t launch_simt_sgemm(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
-  auto kernel = simt_sgemm_kernel<Tag>;
   static std::atomic<unsigned long long> configured{0};
-  if (cudaError_t e = raise_shared_limit_once(reinterpret_cast<const void*>(kernel), C.shared_bytes(), configured);
-      e != cudaSuccess)
-    return e;
-  cudaLaunchConfig_t config{};
   const int rows = C.residues > 1 ? residue_rows(p.m, C.residues_of_m()) : p.m;  // residue instances: see the kernel
-  config.gridDim = dim3(ceil_div(rows, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
-  config.blockDim = dim3(C.threads());
-  config.dynamicSmemBytes = C.shared_bytes();
-  config.stream = stream;
-  cudaLaunchAttribute attrs[2]{};
-  config.attrs = attrs;
-  config.numAttrs = gemm_launch_attributes(p, attrs);
-  return cudaLaunchKernelEx(&config, kernel, p);
+  return launch_gemm_kernel(simt_sgemm_kernel<Tag>, C, ceil_div(rows, C.bm) * ceil_div(p.n, C.bn), p, configured,
+                            stream, p);
 }
 
 }  // namespace autogemm::detail

@@ -180,28 +180,16 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
 #endif
 }
 
-/// Encodes the operands' tensor maps (boxes of one stage's tiles), raises the block's shared-memory
-/// limit once per device, then launches with the attributes the parameters ask for.
+/// Encodes the operands' tensor maps (boxes of one stage's tiles), then launches (launch_gemm_kernel).
 template <class Tag>
 cudaError_t launch_simt_sgemm_tma(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
-  auto kernel = simt_sgemm_tma_kernel<Tag>;
   static std::atomic<unsigned long long> configured{0};
-  if (cudaError_t e = raise_shared_limit_once(reinterpret_cast<const void*>(kernel), C.shared_bytes(), configured);
-      e != cudaSuccess)
-    return e;
   CUtensorMap map_a, map_b;  // A: m x k, M-major; B (op T): n x k, N-major
   if (cudaError_t e = encode_x_major_tile_map(&map_a, p.a, p.m, p.k, p.lda, C.bm, C.bk); e != cudaSuccess) return e;
   if (cudaError_t e = encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk); e != cudaSuccess) return e;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), 1, p.splits);
-  config.blockDim = dim3(C.threads());
-  config.dynamicSmemBytes = C.shared_bytes();
-  config.stream = stream;
-  cudaLaunchAttribute attrs[2]{};
-  config.attrs = attrs;
-  config.numAttrs = gemm_launch_attributes(p, attrs);
-  return cudaLaunchKernelEx(&config, kernel, map_a, map_b, p);
+  return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag>, C, ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), p, configured,
+                            stream, map_a, map_b, p);
 }
 
 }  // namespace autogemm::detail

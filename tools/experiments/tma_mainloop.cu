@@ -15,7 +15,6 @@
 // (BUILD/tools/tma_mainloop); no argument.
 #include <cublas_v2.h>
 #include <cuda.h>
-#include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -26,7 +25,7 @@
 
 #include "experiment_check.hpp"
 #include "experiment_timing.hpp"
-#include "simt_sgemm_multistage.cuh"
+#include "simt_sgemm_tma.cuh"  // the library's mbarrier and TMA helpers (and the multistage kernel)
 
 using autogemm::GemmParams;
 using autogemm::Op;
@@ -38,40 +37,13 @@ using autogemm::detail::kL2GroupRows;
 
 namespace {
 
-// --- mbarrier and TMA, as PTX (sm_90) ---
-__device__ __forceinline__ uint32_t to_smem(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-
-__device__ __forceinline__ void bar_init(uint64_t* bar, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(to_smem(bar)), "r"(count));
-}
-
-__device__ __forceinline__ void bar_wait(uint64_t* bar, int parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n"
-      "wait_%=:\n"
-      " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      " @!done bra wait_%=;\n}" ::"r"(to_smem(bar)),
-      "r"(parity)
-      : "memory");
-}
-
-__device__ __forceinline__ void bar_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(to_smem(bar)) : "memory");
-}
-
-__device__ __forceinline__ void bar_expect_bytes(uint64_t* bar, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(to_smem(bar)), "r"(bytes) : "memory");
-}
-
-// One box of a 2-D tensor map (coordinates: x the contiguous dimension, y = k) into shared memory,
-// its bytes counted on `bar`.
-__device__ __forceinline__ void tma_load_2d(float* dst, const CUtensorMap* map, int x, int y, uint64_t* bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::
-          "r"(to_smem(dst)),
-      "l"(map), "r"(x), "r"(y), "r"(to_smem(bar))
-      : "memory");
-}
+#ifdef AUTOGEMM_TMA_DEVICE_CODE  // defined by simt_sgemm_tma.cuh for the sm_90a device pass only
+using autogemm::detail::mbarrier_arrive;
+using autogemm::detail::mbarrier_expect_bytes;
+using autogemm::detail::mbarrier_init;
+using autogemm::detail::mbarrier_wait;
+using autogemm::detail::tma_copy_box;
+#endif
 
 template <class Tag>
 constexpr size_t tma_smem_bytes() {
@@ -88,18 +60,20 @@ constexpr size_t tma_smem_bytes() {
 /// - kLag = -1: a copy warpgroup (128 threads), which hands its registers to the compute threads
 ///   (setmaxnreg, sm_90a): a copy warp makes a ninth warp, three on one of the SM's four scheduler
 ///   partitions, whose 16 K registers then cap every thread at 168 (ptxas); with a warpgroup that
-///   keeps 40, the compute threads of one block per SM may hold kComputeRegs.
+///   keeps 40, the compute threads of one block per SM may hold 232 (kTmaComputeRegisters).
 /// Tag's min_blocks is the launch bound's.
 template <class Tag, int kLag>
 constexpr int copy_threads() {
   return kLag == 0 ? 32 : kLag < 0 ? 128 : 0;
 }
-constexpr int kCopyRegs = 40, kComputeRegs = 232;  // 128 x 40 + 256 x 232 <= 384 x 168
+using autogemm::kTmaComputeRegisters;  // 128 x 40 + 256 x 232 <= 384 x 168
+using autogemm::kTmaCopyRegisters;
 
 template <class Tag, int kLag>
 __global__ void __launch_bounds__(Tag::value.threads() + copy_threads<Tag, kLag>(), Tag::value.min_blocks)
     tma_sgemm(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b, float* c, int m,
               int n, int k, int64_t ldc) {
+#ifdef AUTOGEMM_TMA_DEVICE_CODE  // the helpers exist for sm_90a only (this tool builds for nothing else)
   constexpr KernelConfig C = Tag::value;
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kCompute = C.threads();
@@ -125,26 +99,26 @@ __global__ void __launch_bounds__(Tag::value.threads() + copy_threads<Tag, kLag>
   // Tile kt into its stage kt % S; the stage's previous tile, kt - S, must be done (empty barrier).
   auto copy_tile = [&](int kt) {
     const int s = kt % S;
-    if (kt >= S) bar_wait(&empty[s], (kt / S - 1) & 1);
-    bar_expect_bytes(&full[s], kStageBytes);
-    tma_load_2d(smem_a + s * BM * BK, &map_a, m0, kt * BK, &full[s]);
-    tma_load_2d(smem_b + s * BN * BK, &map_b, n0, kt * BK, &full[s]);
+    if (kt >= S) mbarrier_wait(&empty[s], (kt / S - 1) & 1);
+    mbarrier_expect_bytes(&full[s], kStageBytes);
+    tma_copy_box(smem_a + s * BM * BK, &map_a, m0, kt * BK, &full[s]);
+    tma_copy_box(smem_b + s * BN * BK, &map_b, n0, kt * BK, &full[s]);
   };
 
   if (tid == 0) {
-    for (int s = 0; s < S; ++s) bar_init(&full[s], 1), bar_init(&empty[s], kCompute);
+    for (int s = 0; s < S; ++s) mbarrier_init(&full[s], 1), mbarrier_init(&empty[s], kCompute);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
 
   if constexpr (kLag <= 0) {
     if (tid >= kCompute) {  // the copying warp(group): one lane issues everything
-      if constexpr (kLag < 0) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kCopyRegs));
+      if constexpr (kLag < 0) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kTmaCopyRegisters));
       if (tid == kCompute)
         for (int kt = 0; kt < k_tiles; ++kt) copy_tile(kt);
       return;
     }
-    if constexpr (kLag < 0) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kComputeRegs));
+    if constexpr (kLag < 0) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kTmaComputeRegisters));
   } else if (tid == 0) {
     for (int kt = 0; kt < min(S, k_tiles); ++kt) copy_tile(kt);
   }
@@ -165,7 +139,7 @@ __global__ void __launch_bounds__(Tag::value.threads() + copy_threads<Tag, kLag>
       if (tid == 0 && kt >= kLag && kt - kLag + S < k_tiles) copy_tile(kt - kLag + S);
     }
     const int s = kt % S;
-    bar_wait(&full[s], (kt / S) & 1);
+    mbarrier_wait(&full[s], (kt / S) & 1);
     const float* sa = smem_a + s * BM * BK;
     const float* sb = smem_b + s * BN * BK;
 #pragma unroll
@@ -180,7 +154,7 @@ __global__ void __launch_bounds__(Tag::value.threads() + copy_threads<Tag, kLag>
 #pragma unroll
           for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
     }
-    bar_arrive(&empty[s]);
+    mbarrier_arrive(&empty[s]);
   }
 
   // The library's float4 runs of 4 adjacent rows (X-major A), alpha 1 and beta 0.
@@ -194,25 +168,12 @@ __global__ void __launch_bounds__(Tag::value.threads() + copy_threads<Tag, kLag>
       *reinterpret_cast<float4*>(out + row) = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
     }
   }
+#endif
 }
 
-// A 2-D tensor map of a column-major x_extent x k matrix (x contiguous, leading dimension ld), boxes
-// of box_x x box_k floats, out-of-range elements read as zeros.
+// A 2-D tensor map of a column-major x_extent x k matrix (the library's encoder; CHECK-able).
 int make_map(CUtensorMap* map, const float* base, int x_extent, int k, int64_t ld, int box_x, int box_k) {
-  static PFN_cuTensorMapEncodeTiled_v12000 encode = nullptr;
-  if (encode == nullptr) {
-    cudaDriverEntryPointQueryResult found{};
-    CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode), 12000,
-                                           cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess) return std::printf("cuTensorMapEncodeTiled not found\n"), 1;
-  }
-  const cuuint64_t dims[2] = {cuuint64_t(x_extent), cuuint64_t(k)};
-  const cuuint64_t strides[1] = {cuuint64_t(ld) * sizeof(float)};
-  const cuuint32_t box[2] = {cuuint32_t(box_x), cuuint32_t(box_k)};
-  const cuuint32_t element_strides[2] = {1, 1};
-  CHECK(encode(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(base), dims, strides, box,
-               element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE));
+  CHECK(autogemm::detail::encode_x_major_tile_map(map, base, x_extent, k, ld, box_x, box_k));
   return 0;
 }
 
