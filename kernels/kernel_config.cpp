@@ -19,9 +19,9 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.slices != 1) std::snprintf(slices, sizeof slices, "_ks%d", c.slices);
   char residues[16] = "";
   if (c.residues != 1) std::snprintf(residues, sizeof residues, "_res%d", c.residues);
-  std::snprintf(buf, sizeof buf, "simt_sgemm_%s%dx%dx%d_w%dx%d_t%dx%d%s_s%d_b%dx%d_%s_align%d%s", c.is_tma() ? "tma_" : "",
-                c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, slices, c.stages, c.threads(), c.min_blocks,
-                layout_code(c.op_a, c.op_b).c_str(), c.align, residues);
+  std::snprintf(buf, sizeof buf, "simt_sgemm_%s%dx%dx%d_w%dx%d_t%dx%d%s_s%d_b%dx%d_%s_align%d%s",
+                c.is_tma() ? "tma_" : "", c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, slices, c.stages, c.threads(),
+                c.min_blocks, layout_code(c.op_a, c.op_b).c_str(), c.align, residues);
   return buf;
 }
 
