@@ -232,10 +232,20 @@ int run_library(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   return 0;
 }
 
+// The output a kernel left in p.c and the library's in p.ref, on the host.
+int fetch_outputs(const Problem& p, std::vector<float>& got, std::vector<float>& want) {
+  const size_t count = size_t(p.m) * p.n;
+  got.resize(count), want.resize(count);
+  CHECK(cudaMemcpy(got.data(), p.c, sizeof(float) * count, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(want.data(), p.ref, sizeof(float) * count, cudaMemcpyDeviceToHost));
+  return 0;
+}
+
 template <class Tag, int kLag>
 int run_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   constexpr KernelConfig C = Tag::value;
-  if (p.m % C.bm != 0 || p.n % C.bn != 0) return std::printf("  %-52s (skipped: the tile does not divide m x n)\n", name), 0;
+  if (p.m % C.bm != 0 || p.n % C.bn != 0)
+    return std::printf("  %-52s (skipped: the tile does not divide m x n)\n", name), 0;
   CUtensorMap map_a, map_b;
   if (make_map(&map_a, p.a, p.m, p.k, p.m, C.bm, C.bk) || make_map(&map_b, p.b, p.n, p.k, p.n, C.bn, C.bk)) return 1;
   constexpr size_t kSmem = tma_smem_bytes<Tag>();
@@ -246,12 +256,10 @@ int run_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   CHECK(cudaMemset(p.c, 0xff, sizeof(float) * size_t(p.m) * p.n));  // NaN: an unwritten output shows
   launch();
   CHECK(cudaDeviceSynchronize());
-  const size_t count = size_t(p.m) * p.n;
-  std::vector<float> got(count), want(count);
-  CHECK(cudaMemcpy(got.data(), p.c, sizeof(float) * count, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(want.data(), p.ref, sizeof(float) * count, cudaMemcpyDeviceToHost));
+  std::vector<float> got, want;
+  if (fetch_outputs(p, got, want)) return 1;
   size_t differ = 0;
-  for (size_t i = 0; i < count; ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+  for (size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
   char check[96];
   std::snprintf(check, sizeof check, differ == 0 ? "bit-identical to the library" : "DIFFERS in %zu outputs", differ);
   const Timing t = time_it(launch, flush, flush_bytes);
@@ -267,12 +275,10 @@ int run_cublas(cublasHandle_t handle, Problem& p, void* flush, size_t flush_byte
   };
   launch();
   CHECK(cudaDeviceSynchronize());
-  const size_t count = size_t(p.m) * p.n;
-  std::vector<float> got(count), want(count);
-  CHECK(cudaMemcpy(got.data(), p.c, sizeof(float) * count, cudaMemcpyDeviceToHost));
-  CHECK(cudaMemcpy(want.data(), p.ref, sizeof(float) * count, cudaMemcpyDeviceToHost));
+  std::vector<float> got, want;
+  if (fetch_outputs(p, got, want)) return 1;
   double worst = 0;
-  for (size_t i = 0; i < count; ++i) worst = std::max(worst, std::abs(double(got[i]) - want[i]));
+  for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, std::abs(double(got[i]) - want[i]));
   char check[96];
   std::snprintf(check, sizeof check, "max |cuBLAS - library| %.2e", worst);
   report("cuBLAS SGEMM (pedantic FP32)", p, time_it(launch, flush, flush_bytes), check);
