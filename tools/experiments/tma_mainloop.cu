@@ -7,17 +7,24 @@
 // (load_fragments over the same shared layout, the same FFMA order), so each accumulator sums its
 // products in the same order and the result must be bit-identical to the library kernel's.
 //
+// Experiment 89: the library's TMA instances (Family::kTma, simt_sgemm_tma.cuh) ran 2-3% slower than
+// their twins here; they are timed side by side, launched as the library launches them and with
+// their tensor maps encoded once, under two timings (below).
+//
 // Runs `nt` (both operands X-major, as TMA's dense boxes lay them out) at 4096 x 4096 x 4096 and at
-// 4096 x 4224 x 4096 (whole waves of 128 x 128 tiles, measurement 86) and 3072^3, the benchmark's way (memset
-// flush of 2x L2, CUDA events, median), for: the library's 4096^3 winner and TMA twins of it, at
-// BK = 32 and at BK = 16 with 6 stages (half the unrolled code per k-tile, the same bytes in
-// flight), copied by thread 0 of the compute threads or by a warp of their own (tma_sgemm). cuBLAS pedantic SGEMM in the same process is the yardstick. Built with the tools
-// (BUILD/tools/tma_mainloop); no argument.
+// 4096 x 4224 x 4096 (whole waves of 128 x 128 tiles, measurement 86), timed the benchmark's way
+// (memset flush of 2x L2, CUDA events, median), then again with 200 us of spin between the flush and
+// the timed launch, so that the host's work for a launch is hidden. Kernels: the library's
+// multistage 4096^3 winner (the reference for the bit-identity checks), TMA twins (tma_sgemm) and the
+// library's TMA instances. cuBLAS pedantic SGEMM in the same process is the yardstick. Built with the
+// tools for sm_90a (BUILD/tools/tma_mainloop); no argument.
 #include <cublas_v2.h>
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -194,11 +201,25 @@ struct Timing {
   float median, fastest;
 };
 
+/// Holds the GPU for `ns` nanoseconds (one thread): queued after the flush, it keeps the stream busy
+/// while the host prepares the next launch, so host work up to that long stays out of the timing.
+__global__ void spin_ns(unsigned long long ns) {
+  unsigned long long t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < ns);
+}
+
+// Experiment 89's second timing: the benchmark's flush, then 200 us of spin (see spin_ns).
+bool g_hide_host = false;
+
 template <class Launch>
 Timing time_it(Launch launch, void* flush, size_t flush_bytes) {
   constexpr int kRuns = 25, kWarmup = 5;
-  const std::vector<float> us =
-      sorted_times_us([&](int r) { cudaMemsetAsync(flush, r, flush_bytes); }, launch, kRuns, kWarmup);
+  auto before = [&](int r) {
+    cudaMemsetAsync(flush, r, flush_bytes);
+    if (g_hide_host) spin_ns<<<1, 1>>>(200000);
+  };
+  const std::vector<float> us = sorted_times_us(before, launch, kRuns, kWarmup);
   return {us[us.size() / 2], us.front()};
 }
 
@@ -268,6 +289,61 @@ int run_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   return differ == 0 ? 0 : 1;
 }
 
+// Experiment 89: the library's TMA instance (Family::kTma Tag) on the same problem, launched (a) as the
+// tuner and the library launch it (launch_simt_sgemm_tma: two tensor maps encoded per launch), or (b)
+// its kernel with maps encoded once, as run_tma launches the twins. Also prints the host's time per
+// launch call of (a) and per encode.
+template <class Tag>
+int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
+  constexpr KernelConfig C = Tag::value;
+  static_assert(C.is_tma(), "a library TMA instance");
+  GemmParams g;
+  g.m = p.m, g.n = p.n, g.k = p.k, g.a = p.a, g.b = p.b, g.c = p.c, g.lda = p.m, g.ldb = p.n, g.ldc = p.m;
+  g.k_per_split = p.k;
+  CUtensorMap map_a, map_b;
+  if (make_map(&map_a, p.a, p.m, p.k, p.m, C.bm, C.bk) || make_map(&map_b, p.b, p.n, p.k, p.n, C.bn, C.bk)) return 1;
+  static std::atomic<unsigned long long> configured{0};
+  auto kernel = autogemm::detail::simt_sgemm_tma_kernel<Tag>;
+  const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn);
+  auto launch_library = [&] { return autogemm::detail::launch_simt_sgemm_tma<Tag>(g, nullptr); };
+  auto launch_encoded = [&] {
+    return autogemm::detail::launch_gemm_kernel(kernel, C, tiles, g, configured, nullptr, map_a, map_b, g);
+  };
+  int failures = 0;
+  for (int form = 0; form < 2; ++form) {
+    CHECK(cudaMemset(p.c, 0xff, sizeof(float) * size_t(p.m) * p.n));
+    CHECK(form == 0 ? launch_library() : launch_encoded());
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> got, want;
+    if (fetch_outputs(p, got, want)) return 1;
+    size_t differ = 0;
+    for (size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+    char check[96];
+    std::snprintf(check, sizeof check, differ == 0 ? "bit-identical to the library" : "DIFFERS in %zu outputs", differ);
+    const Timing t = form == 0 ? time_it([&] { launch_library(); }, flush, flush_bytes)
+                               : time_it([&] { launch_encoded(); }, flush, flush_bytes);
+    CHECK(cudaGetLastError());
+    char label[128];
+    std::snprintf(label, sizeof label, "%s, %s", name, form == 0 ? "library launch" : "maps encoded once");
+    report(label, p, t, check, reinterpret_cast<const void*>(kernel), C.threads(), C.shared_bytes());
+    failures += differ != 0;
+  }
+  // Host time of one library launch call, queued behind a spin so that no call waits for the GPU.
+  constexpr int kCalls = 20, kEncodes = 2000;
+  spin_ns<<<1, 1>>>(200000000);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < kCalls; ++i) launch_library();
+  const auto t1 = std::chrono::steady_clock::now();
+  CUtensorMap scratch;
+  for (int i = 0; i < kEncodes; ++i) autogemm::detail::encode_x_major_tile_map(&scratch, p.a, p.m, p.k, p.m, C.bm, C.bk);
+  const auto t2 = std::chrono::steady_clock::now();
+  CHECK(cudaDeviceSynchronize());
+  std::printf("  %-52s host: %.2f us per library launch call, %.3f us per encode\n", name,
+              std::chrono::duration<double, std::micro>(t1 - t0).count() / kCalls,
+              std::chrono::duration<double, std::micro>(t2 - t1).count() / kEncodes);
+  return failures;
+}
+
 int run_cublas(cublasHandle_t handle, Problem& p, void* flush, size_t flush_bytes) {
   const float alpha = 1.0f, beta = 0.0f;
   auto launch = [&] {
@@ -294,27 +370,21 @@ template <int BM, int BN, int BK, int S, int MinBlocks>
 using Nt8x16 = ConfigTag<BM, BN, BK, 64, 64, 8, 16, S, MinBlocks, Op::N, Op::T, 4>;
 using Library = Nt8x8<128, 128, 32, 3, 1>;
 
-// Every variant on one problem; returns how many differ from the library. (Run 2 of experiment 87
-// also ran 128x128 at BK 16 with 4 and 8 stages, BK 8 with 12, two blocks per SM of 288 threads and
-// 16 + 1 warps of 8x8 tiles: ptxas gave the last two 96 registers and they ran 13-18% slower.)
+template <int BM, int BN, int BK, int S>
+using Tma8x16 = ConfigTag<BM, BN, BK, 64, 64, 8, 16, S, 1, Op::N, Op::T, 4, autogemm::Family::kTma>;
+
+// Every variant on one problem; returns how many differ from the library. (Experiment 87's runs, in
+// the tool of their commits, also ran 128x128 tiles with a copy warp or thread 0 copying, BK 8 to 32,
+// 4 to 12 stages, two blocks per SM and 16 + 1 warps; experiment 89 times the library's TMA
+// instances beside their twins.)
 int run_variants(Problem& p, void* flush, size_t flush_bytes) {
   int failures = 0;
-  failures += run_tma<Nt8x8<128, 128, 16, 6, 1>, 0>("128x128x16 t8x8, 6 stages, copy warp", p, flush, flush_bytes);
-  failures += run_tma<Nt8x8<128, 128, 16, 5, 1>, 0>("128x128x16 t8x8, 5 stages, copy warp", p, flush, flush_bytes);
-  failures += run_tma<Nt8x8<128, 128, 16, 7, 1>, 0>("128x128x16 t8x8, 7 stages, copy warp", p, flush, flush_bytes);
-  failures += run_tma<Nt8x8<128, 128, 16, 6, 1>, -1>("128x128x16 t8x8, 6 stages, copy warpgroup", p, flush,
-                                                      flush_bytes);
-  failures += run_tma<Nt8x16<256, 128, 16, 6, 1>, 0>("256x128x16 t8x16, 6 stages, copy warp", p, flush, flush_bytes);
-  failures += run_tma<Nt8x16<256, 128, 16, 6, 1>, -1>("256x128x16 t8x16, 6 stages, copy warpgroup", p, flush,
-                                                       flush_bytes);
-  failures += run_tma<Nt8x16<256, 128, 16, 4, 1>, -1>("256x128x16 t8x16, 4 stages, copy warpgroup", p, flush,
-                                                       flush_bytes);
-  failures += run_tma<Nt8x16<256, 128, 32, 3, 1>, -1>("256x128x32 t8x16, 3 stages, copy warpgroup", p, flush,
-                                                       flush_bytes);
-  failures += run_tma<Nt8x16<128, 256, 16, 6, 1>, -1>("128x256x16 t8x16, 6 stages, copy warpgroup", p, flush,
-                                                       flush_bytes);
-  failures += run_tma<Nt8x16<128, 128, 16, 6, 2>, 0>("128x128x16 t8x16, 6 stages, copy warp, 2 blocks/SM", p, flush,
-                                                      flush_bytes);
+  failures += run_tma<Nt8x16<256, 128, 16, 4, 1>, -1>("twin 256x128x16 t8x16, 4 stages", p, flush, flush_bytes);
+  failures += run_library_tma<Tma8x16<256, 128, 16, 4>>("library tma 256x128x16 s4", p, flush, flush_bytes);
+  failures += run_tma<Nt8x16<128, 256, 16, 4, 1>, -1>("twin 128x256x16 t8x16, 4 stages", p, flush, flush_bytes);
+  failures += run_library_tma<Tma8x16<128, 256, 16, 4>>("library tma 128x256x16 s4", p, flush, flush_bytes);
+  failures += run_tma<Nt8x16<256, 128, 16, 3, 1>, -1>("twin 256x128x16 t8x16, 3 stages", p, flush, flush_bytes);
+  failures += run_tma<Nt8x16<256, 128, 16, 5, 1>, -1>("twin 256x128x16 t8x16, 5 stages", p, flush, flush_bytes);
   return failures;
 }
 
@@ -332,23 +402,28 @@ int main() {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   int failures = 0;
-  const int shapes[][3] = {{4096, 4096, 4096}, {4096, 4224, 4096}, {3072, 3072, 3072}};
-  for (const auto& s : shapes) {
-    Problem p{s[0], s[1], s[2]};
-    CHECK(cudaMalloc(&p.a, sizeof(float) * size_t(p.m) * p.k));
-    CHECK(cudaMalloc(&p.b, sizeof(float) * size_t(p.n) * p.k));
-    CHECK(cudaMalloc(&p.c, sizeof(float) * size_t(p.m) * p.n));
-    CHECK(cudaMalloc(&p.ref, sizeof(float) * size_t(p.m) * p.n));
-    fill_uniform<<<1024, 256>>>(p.a, size_t(p.m) * p.k, 1u);
-    fill_uniform<<<1024, 256>>>(p.b, size_t(p.n) * p.k, 2u);
-    CHECK(cudaDeviceSynchronize());
-    std::printf("\nnt, library m = %d, n = %d, k = %d (%d tiles of 128 x 128 over %d SMs)\n", p.m, p.n, p.k,
-                ceil_div(p.m, 128) * ceil_div(p.n, 128), prop.multiProcessorCount);
-    if (run_library<Library>("library simt_sgemm_128x128x32_w64x32_t8x8_s3_b256x1_nt_align4", p, flush, flush_bytes))
-      return 1;
-    failures += run_variants(p, flush, flush_bytes);
-    if (run_cublas(handle, p, flush, flush_bytes)) return 1;
-    for (float* x : {p.a, p.b, p.c, p.ref}) CHECK(cudaFree(x));
+  const int shapes[][3] = {{4096, 4096, 4096}, {4096, 4224, 4096}};
+  for (int timing = 0; timing < 2; ++timing) {
+    g_hide_host = timing == 1;
+    std::printf("\n== timing: %s\n", g_hide_host ? "memset flush, then 200 us of spin (host work hidden)"
+                                                  : "memset flush (the benchmark's)");
+    for (const auto& s : shapes) {
+      Problem p{s[0], s[1], s[2]};
+      CHECK(cudaMalloc(&p.a, sizeof(float) * size_t(p.m) * p.k));
+      CHECK(cudaMalloc(&p.b, sizeof(float) * size_t(p.n) * p.k));
+      CHECK(cudaMalloc(&p.c, sizeof(float) * size_t(p.m) * p.n));
+      CHECK(cudaMalloc(&p.ref, sizeof(float) * size_t(p.m) * p.n));
+      fill_uniform<<<1024, 256>>>(p.a, size_t(p.m) * p.k, 1u);
+      fill_uniform<<<1024, 256>>>(p.b, size_t(p.n) * p.k, 2u);
+      CHECK(cudaDeviceSynchronize());
+      std::printf("\nnt, library m = %d, n = %d, k = %d (%d tiles of 128 x 128 over %d SMs)\n", p.m, p.n, p.k,
+                  ceil_div(p.m, 128) * ceil_div(p.n, 128), prop.multiProcessorCount);
+      if (run_library<Library>("library simt_sgemm_128x128x32_w64x32_t8x8_s3_b256x1_nt_align4", p, flush, flush_bytes))
+        return 1;
+      failures += run_variants(p, flush, flush_bytes);
+      if (run_cublas(handle, p, flush, flush_bytes)) return 1;
+      for (float* x : {p.a, p.b, p.c, p.ref}) CHECK(cudaFree(x));
+    }
   }
   std::printf("\n%s\n", failures == 0 ? "all TMA variants bit-identical to the library" : "SOME VARIANT DIFFERS");
   return failures == 0 ? 0 : 1;
