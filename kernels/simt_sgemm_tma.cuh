@@ -56,6 +56,20 @@ __device__ __forceinline__ void tma_copy_box(float* dst, const CUtensorMap* map,
 }
 #endif
 
+/// The T fragment values of one k-step (row k of a dense X-major stage of X columns) for one lane:
+/// one float4 per 4 elements, as load_fragments reads X-major tiles.
+template <int T, int kLanes, int X>
+__device__ __forceinline__ void load_step_fragment(float (&f)[T], const float* s, int warp_x0, int lane_x, int k) {
+#pragma unroll
+  for (int c = 0; c < T / 4; ++c) {
+    const float4 v = *reinterpret_cast<const float4*>(s + k * X + warp_x0 + frag_x<false, kLanes>(c * 4, lane_x));
+    f[c * 4 + 0] = v.x;
+    f[c * 4 + 1] = v.y;
+    f[c * 4 + 2] = v.z;
+    f[c * 4 + 3] = v.w;
+  }
+}
+
 template <class Tag>
 __global__ void __launch_bounds__(Tag::value.threads(), 1)
     simt_sgemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -117,24 +131,41 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
 
+  // Fragments one k-step ahead, in two register buffers: the loads of step k + 1 (across a tile
+  // boundary: step 0 of the next stage, after its "full" wait) are issued before the FFMAs of step
+  // k, so each has 128 FFMAs of lead whatever order ptxas picks (experiment 89: left to ptxas, the
+  // 4-k-step fragment reads came out bunched in some instances and cost them up to 7%). Each
+  // accumulator still sums its k-steps in order: the result is the multistage kernel's, bit for bit.
+  static_assert(BK % 2 == 0, "step k's buffer is k % 2 in every tile");
+  float fa[2][TM], fb[2][TN];
+  auto load_step = [&](const float* sa, const float* sb, int k, int buf) {
+    load_step_fragment<TM, C.lanes_m(), BM>(fa[buf], sa, warp_m0, lane_m, k);
+    load_step_fragment<TN, C.lanes_n(), BN>(fb[buf], sb, warp_n0, lane_n, k);
+  };
+  if (k_tiles > 0) {
+    mbarrier_wait(&full[0], 0);
+    load_step(smem_a, smem_b, 0, 0);
+  }
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int s = kt % S;
-    mbarrier_wait(&full[s], (kt / S) & 1);
     const float* sa = smem_a + s * BM * BK;
     const float* sb = smem_b + s * BN * BK;
 #pragma unroll
-    for (int k4 = 0; k4 < BK; k4 += kFragSteps) {
-      float fa[kFragSteps][TM], fb[kFragSteps][TN];
-      load_fragments<TM, C.lanes_m(), BM, BK, false>(fa, sa, warp_m0, lane_m, k4);
-      load_fragments<TN, C.lanes_n(), BN, BK, false>(fb, sb, warp_n0, lane_n, k4);
+    for (int k = 0; k < BK; ++k) {
+      const int cur = k % 2;
+      if (k + 1 < BK) {
+        load_step(sa, sb, k + 1, 1 - cur);
+      } else if (kt + 1 < k_tiles) {
+        const int next = (kt + 1) % S;
+        mbarrier_wait(&full[next], ((kt + 1) / S) & 1);
+        load_step(smem_a + next * BM * BK, smem_b + next * BN * BK, 0, 1 - cur);
+      }
 #pragma unroll
-      for (int q = 0; q < kFragSteps; ++q)
+      for (int i = 0; i < TM; ++i)
 #pragma unroll
-        for (int i = 0; i < TM; ++i)
-#pragma unroll
-          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
+        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[cur][i], fb[cur][j], acc[i][j]);
     }
-    mbarrier_arrive(&empty[s]);
+    mbarrier_arrive(&empty[s]);  // every read of stage s has landed in registers
   }
 
   // Epilogue: C (alpha, beta) or this split's partial plane. A thread's rows come in runs of 4
