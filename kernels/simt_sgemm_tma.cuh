@@ -56,20 +56,6 @@ __device__ __forceinline__ void tma_copy_box(float* dst, const CUtensorMap* map,
 }
 #endif
 
-/// The T fragment values of one k-step (row k of a dense X-major stage of X columns) for one lane:
-/// one float4 per 4 elements, as load_fragments reads X-major tiles.
-template <int T, int kLanes, int X>
-__device__ __forceinline__ void load_step_fragment(float (&f)[T], const float* s, int warp_x0, int lane_x, int k) {
-#pragma unroll
-  for (int c = 0; c < T / 4; ++c) {
-    const float4 v = *reinterpret_cast<const float4*>(s + k * X + warp_x0 + frag_x<false, kLanes>(c * 4, lane_x));
-    f[c * 4 + 0] = v.x;
-    f[c * 4 + 1] = v.y;
-    f[c * 4 + 2] = v.z;
-    f[c * 4 + 3] = v.w;
-  }
-}
-
 template <class Tag>
 __global__ void __launch_bounds__(Tag::value.threads(), 1)
     simt_sgemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
@@ -131,78 +117,81 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
 
-  // Fragments one k-step ahead, in two register buffers: the loads of step k + 1 (across a tile
-  // boundary: step 0 of the next stage, after its "full" wait) are issued before the FFMAs of step
-  // k, so each has 128 FFMAs of lead whatever order ptxas picks (experiment 89: left to ptxas, the
-  // 4-k-step fragment reads came out bunched in some instances and cost them up to 7%). Each
-  // accumulator still sums its k-steps in order: the result is the multistage kernel's, bit for bit.
-  static_assert(BK % 2 == 0, "step k's buffer is k % 2 in every tile");
-  float fa[2][TM], fb[2][TN];
-  auto load_step = [&](const float* sa, const float* sb, int k, int buf) {
-    load_step_fragment<TM, C.lanes_m(), BM>(fa[buf], sa, warp_m0, lane_m, k);
-    load_step_fragment<TN, C.lanes_n(), BN>(fb[buf], sb, warp_n0, lane_n, k);
-  };
-  if (k_tiles > 0) {
-    mbarrier_wait(&full[0], 0);
-    load_step(smem_a, smem_b, 0, 0);
-  }
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int s = kt % S;
+    mbarrier_wait(&full[s], (kt / S) & 1);
     const float* sa = smem_a + s * BM * BK;
     const float* sb = smem_b + s * BN * BK;
 #pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      const int cur = k % 2;
-      if (k + 1 < BK) {
-        load_step(sa, sb, k + 1, 1 - cur);
-      } else if (kt + 1 < k_tiles) {
-        const int next = (kt + 1) % S;
-        mbarrier_wait(&full[next], ((kt + 1) / S) & 1);
-        load_step(smem_a + next * BM * BK, smem_b + next * BN * BK, 0, 1 - cur);
-      }
+    for (int k4 = 0; k4 < BK; k4 += kFragSteps) {
+      float fa[kFragSteps][TM], fb[kFragSteps][TN];
+      load_fragments<TM, C.lanes_m(), BM, BK, false>(fa, sa, warp_m0, lane_m, k4);
+      load_fragments<TN, C.lanes_n(), BN, BK, false>(fb, sb, warp_n0, lane_n, k4);
 #pragma unroll
-      for (int i = 0; i < TM; ++i)
+      for (int q = 0; q < kFragSteps; ++q)
 #pragma unroll
-        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[cur][i], fb[cur][j], acc[i][j]);
+        for (int i = 0; i < TM; ++i)
+#pragma unroll
+          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
     }
-    mbarrier_arrive(&empty[s]);  // every read of stage s has landed in registers
+    mbarrier_arrive(&empty[s]);
   }
 
-  // Epilogue: C (alpha, beta) or this split's partial plane. A thread's rows come in runs of 4
-  // adjacent rows (X-major A): one float4 per run where the run lies inside m and the destination's
-  // columns are 16-byte aligned, single elements otherwise.
+  // Epilogue through shared memory, free once every compute thread is past its last k-tile (all
+  // TMA copies have landed by then): each warp parks half of its warp tile's columns at a time,
+  // column-major, then writes whole columns of C (alpha, beta) or of its split's partial plane, a
+  // float4 per 4 rows where the column is 16-byte aligned and the rows lie inside m. Written as a
+  // short rolled loop on purpose: the unrolled guarded epilogue (5.8 K instructions in all) made
+  // the kernel 2.6% slower than the same main loop with a bare one (experiment 89).
+  asm volatile("bar.sync 1, %0;" ::"n"(kCompute) : "memory");  // the compute threads only
+  constexpr int kParkCols = C.wn / 2;                           // columns a warp parks per pass
+  constexpr int kColVecs = C.wm / 4;                            // float4s per parked column
+  static_assert((TN / 4) % 2 == 0 && C.wm % 4 == 0, "each pass parks whole groups of 4 columns");
+  static_assert((kCompute / 32) * C.wm * kParkCols <= S * (BM + BN) * BK, "the parked halves fit the stages");
+  float* const park = smem_a + warp * (C.wm * kParkCols);
   const bool partial = p.mode == SplitKMode::kParallel;
   float* const out = partial ? p.partials + split * partial_ld(p.m) * p.n : p.c;
   const int64_t ld = partial ? partial_ld(p.m) : p.ldc;
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
 #pragma unroll
-  for (int j = 0; j < TN; ++j) {
-    const int col = n0 + warp_n0 + frag_x<false, C.lanes_n()>(j, lane_n);
-    if (col >= p.n) continue;
-    float* const dst = out + static_cast<int64_t>(col) * ld;
+  for (int pass = 0; pass < 2; ++pass) {
 #pragma unroll
-    for (int r = 0; r < TM; r += 4) {
-      const int row = m0 + warp_m0 + frag_x<false, C.lanes_m()>(r, lane_m);
-      const float4 sum = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
+    for (int h = 0; h < TN / 2; ++h) {
+      const int j = pass * TN / 2 + h;
+      const int c = frag_x<false, C.lanes_n()>(j, lane_n) - pass * kParkCols;
+#pragma unroll
+      for (int r = 0; r < TM; r += 4)
+        *reinterpret_cast<float4*>(park + c * C.wm + frag_x<false, C.lanes_m()>(r, lane_m)) =
+            make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
+    }
+    __syncwarp();
+#pragma unroll 4
+    for (int v = lane; v < kParkCols * kColVecs; v += 32) {
+      const int col = n0 + warp_n0 + pass * kParkCols + v / kColVecs;
+      const int row = m0 + warp_m0 + (v % kColVecs) * 4;
+      if (col >= p.n || row >= p.m) continue;
+      const float4 sum = *reinterpret_cast<const float4*>(park + v * 4);
+      float* const dst = out + static_cast<int64_t>(col) * ld + row;
       if (vec_ok && row + 4 <= p.m) {
         if (partial) {
-          *reinterpret_cast<float4*>(dst + row) = sum;
+          *reinterpret_cast<float4*>(dst) = sum;
         } else {
-          store_scaled4(dst + row, sum, p.alpha, p.beta);
+          store_scaled4(dst, sum, p.alpha, p.beta);
         }
         continue;
       }
-      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
+      const float e[4] = {sum.x, sum.y, sum.z, sum.w};
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         if (row + q >= p.m) break;
         if (partial) {
-          dst[row + q] = v[q];
+          dst[q] = e[q];
         } else {
-          store_scaled(dst + row + q, v[q], p.alpha, p.beta);
+          store_scaled(dst + q, e[q], p.alpha, p.beta);
         }
       }
     }
+    __syncwarp();  // the next pass parks over these columns
   }
 #elif defined(__CUDA_ARCH__)
   // Compiled for a target without TMA and setmaxnreg (another architecture of a multi-architecture
