@@ -12,6 +12,8 @@
 //   to the pipeline's depth.
 // TMA reads the operands in place and fills everything outside them with zeros, so edge tiles need
 // no separate path. Parallel split-k as the multistage kernel (partial planes, partial_ld rows).
+// Two forms of each instance (kBare): the main loop's speed follows the whole kernel's code, so the
+// form whose epilogue is a bare store of C runs where the problem allows it (bare_epilogue_fits).
 #pragma once
 
 #include <cuda.h>
@@ -56,7 +58,9 @@ __device__ __forceinline__ void tma_copy_box(float* dst, const CUtensorMap* map,
 }
 #endif
 
-template <class Tag>
+/// kBare: the problem takes the bare epilogue (bare_epilogue_fits): raw sums stored as float4 runs
+/// into C, no guard, no alpha or beta, no split plane. Otherwise the general one.
+template <class Tag, bool kBare>
 __global__ void __launch_bounds__(Tag::value.threads(), 1)
     simt_sgemm_tma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                           GemmParams p) {
@@ -137,61 +141,53 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
     mbarrier_arrive(&empty[s]);
   }
 
-  // Epilogue through shared memory, free once every compute thread is past its last k-tile (all
-  // TMA copies have landed by then): each warp parks half of its warp tile's columns at a time,
-  // column-major, then writes whole columns of C (alpha, beta) or of its split's partial plane, a
-  // float4 per 4 rows where the column is 16-byte aligned and the rows lie inside m. Written as a
-  // short rolled loop on purpose: the unrolled guarded epilogue (5.8 K instructions in all) made
-  // the kernel 2.6% slower than the same main loop with a bare one (experiment 89).
-  asm volatile("bar.sync 1, %0;" ::"n"(kCompute) : "memory");  // the compute threads only
-  constexpr int kParkCols = C.wn / 2;                           // columns a warp parks per pass
-  constexpr int kColVecs = C.wm / 4;                            // float4s per parked column
-  static_assert((TN / 4) % 2 == 0 && C.wm % 4 == 0, "each pass parks whole groups of 4 columns");
-  static_assert((kCompute / 32) * C.wm * kParkCols <= S * (BM + BN) * BK, "the parked halves fit the stages");
-  float* const park = smem_a + warp * (C.wm * kParkCols);
+  if constexpr (kBare) {
+    // The sums are C: each thread's rows come in runs of 4 adjacent rows (X-major A), one float4 each.
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      float* const dst = p.c + static_cast<int64_t>(n0 + warp_n0 + frag_x<false, C.lanes_n()>(j, lane_n)) * p.ldc;
+#pragma unroll
+      for (int r = 0; r < TM; r += 4)
+        *reinterpret_cast<float4*>(dst + m0 + warp_m0 + frag_x<false, C.lanes_m()>(r, lane_m)) =
+            make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
+    }
+    return;
+  }
+  // Epilogue: C (alpha, beta) or this split's partial plane. A thread's rows come in runs of 4
+  // adjacent rows (X-major A): one float4 per run where the run lies inside m and the destination's
+  // columns are 16-byte aligned, single elements otherwise.
   const bool partial = p.mode == SplitKMode::kParallel;
   float* const out = partial ? p.partials + split * partial_ld(p.m) * p.n : p.c;
   const int64_t ld = partial ? partial_ld(p.m) : p.ldc;
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
 #pragma unroll
-  for (int pass = 0; pass < 2; ++pass) {
+  for (int j = 0; j < TN; ++j) {
+    const int col = n0 + warp_n0 + frag_x<false, C.lanes_n()>(j, lane_n);
+    if (col >= p.n) continue;
+    float* const dst = out + static_cast<int64_t>(col) * ld;
 #pragma unroll
-    for (int h = 0; h < TN / 2; ++h) {
-      const int j = pass * TN / 2 + h;
-      const int c = frag_x<false, C.lanes_n()>(j, lane_n) - pass * kParkCols;
-#pragma unroll
-      for (int r = 0; r < TM; r += 4)
-        *reinterpret_cast<float4*>(park + c * C.wm + frag_x<false, C.lanes_m()>(r, lane_m)) =
-            make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
-    }
-    __syncwarp();
-#pragma unroll 4
-    for (int v = lane; v < kParkCols * kColVecs; v += 32) {
-      const int col = n0 + warp_n0 + pass * kParkCols + v / kColVecs;
-      const int row = m0 + warp_m0 + (v % kColVecs) * 4;
-      if (col >= p.n || row >= p.m) continue;
-      const float4 sum = *reinterpret_cast<const float4*>(park + v * 4);
-      float* const dst = out + static_cast<int64_t>(col) * ld + row;
+    for (int r = 0; r < TM; r += 4) {
+      const int row = m0 + warp_m0 + frag_x<false, C.lanes_m()>(r, lane_m);
+      const float4 sum = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
       if (vec_ok && row + 4 <= p.m) {
         if (partial) {
-          *reinterpret_cast<float4*>(dst) = sum;
+          *reinterpret_cast<float4*>(dst + row) = sum;
         } else {
-          store_scaled4(dst, sum, p.alpha, p.beta);
+          store_scaled4(dst + row, sum, p.alpha, p.beta);
         }
         continue;
       }
-      const float e[4] = {sum.x, sum.y, sum.z, sum.w};
+      const float v[4] = {sum.x, sum.y, sum.z, sum.w};
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         if (row + q >= p.m) break;
         if (partial) {
-          dst[q] = e[q];
+          dst[row + q] = v[q];
         } else {
-          store_scaled(dst + q, e[q], p.alpha, p.beta);
+          store_scaled(dst + row + q, v[q], p.alpha, p.beta);
         }
       }
     }
-    __syncwarp();  // the next pass parks over these columns
   }
 #elif defined(__CUDA_ARCH__)
   // Compiled for a target without TMA and setmaxnreg (another architecture of a multi-architecture
@@ -200,16 +196,31 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
 #endif
 }
 
-/// Encodes the operands' tensor maps (boxes of one stage's tiles), then launches (launch_gemm_kernel).
+/// Whether a launch may take the bare epilogue: C = A·B exactly (alpha 1, beta 0, no split), whole
+/// tiles, and C's columns 16-byte aligned. The general epilogue (alpha, beta, guards, partial planes)
+/// slows the whole kernel: with it in the same kernel, ptxas schedules the main loop differently,
+/// and 4096^3 ran 2.6-3.5% slower (experiment 89, changes 90-92). So each instance is compiled
+/// twice and the launch picks.
+inline bool bare_epilogue_fits(const KernelConfig& c, const GemmParams& p) {
+  return p.alpha == 1.0f && p.beta == 0.0f && p.mode == SplitKMode::kNone && p.m % c.bm == 0 && p.n % c.bn == 0 &&
+         p.ldc % 4 == 0 && (reinterpret_cast<uintptr_t>(p.c) & 15) == 0;
+}
+
+/// Encodes the operands' tensor maps (boxes of one stage's tiles), then launches (launch_gemm_kernel)
+/// the bare or the general form of the kernel.
 template <class Tag>
 cudaError_t launch_simt_sgemm_tma(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
-  static std::atomic<unsigned long long> configured{0};
+  static std::atomic<unsigned long long> configured_bare{0}, configured_general{0};
   CUtensorMap map_a, map_b;  // A: m x k, M-major; B (op T): n x k, N-major
   if (cudaError_t e = encode_x_major_tile_map(&map_a, p.a, p.m, p.k, p.lda, C.bm, C.bk); e != cudaSuccess) return e;
   if (cudaError_t e = encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk); e != cudaSuccess) return e;
-  return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag>, C, ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), p, configured,
-                            stream, map_a, map_b, p);
+  const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn);
+  if (bare_epilogue_fits(C, p))
+    return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, true>, C, tiles, p, configured_bare, stream, map_a, map_b,
+                              p);
+  return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, false>, C, tiles, p, configured_general, stream, map_a,
+                            map_b, p);
 }
 
 }  // namespace autogemm::detail

@@ -79,9 +79,10 @@ std::map<std::string, std::string> generate_sources(const std::vector<KernelConf
     const KernelConfig& c = kept[i];
     const std::string tag = tag_of(c);
     const char* launch = c.is_gemv() ? "launch_simt_sgemv" : c.is_tma() ? "launch_simt_sgemm_tma" : "launch_simt_sgemm";
-    // GEMV: the widest of its per-n kernels, the one needing most registers (simt_sgemv.cuh).
+    // GEMV: the widest of its per-n kernels, the one needing most registers (simt_sgemv.cuh). TMA:
+    // the general of its two forms (the bare one takes the same launch bounds and shared memory).
     const std::string kernel = c.is_gemv()  ? "simt_sgemv_kernel<" + tag + ", kGemvMaxN>"
-                               : c.is_tma() ? "simt_sgemm_tma_kernel<" + tag + ">"
+                               : c.is_tma() ? "simt_sgemm_tma_kernel<" + tag + ", false>"
                                             : "simt_sgemm_kernel<" + tag + ">";
     groups[i % options.groups] << "  out.push_back({" << tag << "::value, \"" << kernel_name(c) << "\", &detail::"
                                << launch << "<" << tag << ">, reinterpret_cast<const void*>(&detail::" << kernel

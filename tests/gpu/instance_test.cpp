@@ -164,6 +164,9 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
   const std::vector<Case> gemm_cases = {
       {1, 1, 1, 1.0f, 0.0f, none},         {7, 13, 5, 1.5f, 0.0f, none},      {129, 65, 33, 1.5f, -0.75f, none},
       {97, 211, 300, -1.0f, 0.0f, none},   {1000, 1000, 1000, 1.0f, 0.0f, none},
+      // Whole tiles of every shape, alpha 1, beta 0, no split: the TMA instances' bare epilogue
+      // (bare_epilogue_fits); K with a partial last tile.
+      {768, 512, 200, 1.0f, 0.0f, none},
       // Whole interior tiles of every tile shape up to 192 (the unpredicated copies), edges beside them.
       {389, 397, 72, 1.0f, 0.25f, none},
       {133, 71, 777, 0.5f, 0.5f, {3, SplitKMode::kSerial}}, {133, 71, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},

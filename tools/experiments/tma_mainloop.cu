@@ -302,12 +302,15 @@ int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_byte
   g.k_per_split = p.k;
   CUtensorMap map_a, map_b;
   if (make_map(&map_a, p.a, p.m, p.k, p.m, C.bm, C.bk) || make_map(&map_b, p.b, p.n, p.k, p.n, C.bn, C.bk)) return 1;
-  static std::atomic<unsigned long long> configured{0};
-  auto kernel = autogemm::detail::simt_sgemm_tma_kernel<Tag>;
+  static std::atomic<unsigned long long> configured[2]{};  // per form: bare, general
+  const bool bare = autogemm::detail::bare_epilogue_fits(C, g);
+  // The form the library's launch picks for this problem (bare or general epilogue).
+  auto kernel = bare ? autogemm::detail::simt_sgemm_tma_kernel<Tag, true>
+                     : autogemm::detail::simt_sgemm_tma_kernel<Tag, false>;
   const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn);
   auto launch_library = [&] { return autogemm::detail::launch_simt_sgemm_tma<Tag>(g, nullptr); };
   auto launch_encoded = [&] {
-    return autogemm::detail::launch_gemm_kernel(kernel, C, tiles, g, configured, nullptr, map_a, map_b, g);
+    return autogemm::detail::launch_gemm_kernel(kernel, C, tiles, g, configured[bare ? 0 : 1], nullptr, map_a, map_b, g);
   };
   int failures = 0;
   for (int form = 0; form < 2; ++form) {
@@ -382,9 +385,6 @@ int run_variants(Problem& p, void* flush, size_t flush_bytes) {
   failures += run_tma<Nt8x16<256, 128, 16, 4, 1>, -1>("twin 256x128x16 t8x16, 4 stages", p, flush, flush_bytes);
   failures += run_library_tma<Tma8x16<256, 128, 16, 4>>("library tma 256x128x16 s4", p, flush, flush_bytes);
   failures += run_library_tma<Tma8x16<128, 256, 16, 4>>("library tma 128x256x16 s4", p, flush, flush_bytes);
-  failures += run_library_tma<Tma8x16<256, 128, 16, 3>>("library tma 256x128x16 s3", p, flush, flush_bytes);
-  failures += run_library_tma<Tma8x16<256, 128, 16, 5>>("library tma 256x128x16 s5", p, flush, flush_bytes);
-  failures += run_library_tma<Tma8x16<256, 128, 16, 6>>("library tma 256x128x16 s6", p, flush, flush_bytes);
   failures += run_library_tma<Tma8x16<256, 128, 32, 3>>("library tma 256x128x32 s3", p, flush, flush_bytes);
   return failures;
 }
