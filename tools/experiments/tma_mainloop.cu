@@ -262,6 +262,17 @@ int fetch_outputs(const Problem& p, std::vector<float>& got, std::vector<float>&
   return 0;
 }
 
+// How many of the outputs in p.c differ, bit for bit, from the library's in p.ref (-1 on a CUDA
+// error), with the verdict written into `check`.
+long compare_outputs(const Problem& p, char (&check)[96]) {
+  std::vector<float> got, want;
+  if (fetch_outputs(p, got, want)) return -1;
+  long differ = 0;
+  for (size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
+  std::snprintf(check, sizeof check, differ == 0 ? "bit-identical to the library" : "DIFFERS in %ld outputs", differ);
+  return differ;
+}
+
 template <class Tag, int kLag>
 int run_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   constexpr KernelConfig C = Tag::value;
@@ -277,12 +288,9 @@ int run_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   CHECK(cudaMemset(p.c, 0xff, sizeof(float) * size_t(p.m) * p.n));  // NaN: an unwritten output shows
   launch();
   CHECK(cudaDeviceSynchronize());
-  std::vector<float> got, want;
-  if (fetch_outputs(p, got, want)) return 1;
-  size_t differ = 0;
-  for (size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
   char check[96];
-  std::snprintf(check, sizeof check, differ == 0 ? "bit-identical to the library" : "DIFFERS in %zu outputs", differ);
+  const long differ = compare_outputs(p, check);
+  if (differ < 0) return 1;
   const Timing t = time_it(launch, flush, flush_bytes);
   CHECK(cudaGetLastError());
   report(name, p, t, check, reinterpret_cast<const void*>(kernel), block.x, kSmem);
@@ -317,12 +325,9 @@ int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_byte
     CHECK(cudaMemset(p.c, 0xff, sizeof(float) * size_t(p.m) * p.n));
     CHECK(form == 0 ? launch_library() : launch_encoded());
     CHECK(cudaDeviceSynchronize());
-    std::vector<float> got, want;
-    if (fetch_outputs(p, got, want)) return 1;
-    size_t differ = 0;
-    for (size_t i = 0; i < got.size(); ++i) differ += std::memcmp(&got[i], &want[i], sizeof(float)) != 0;
     char check[96];
-    std::snprintf(check, sizeof check, differ == 0 ? "bit-identical to the library" : "DIFFERS in %zu outputs", differ);
+    const long differ = compare_outputs(p, check);
+    if (differ < 0) return 1;
     const Timing t = form == 0 ? time_it([&] { launch_library(); }, flush, flush_bytes)
                                : time_it([&] { launch_encoded(); }, flush, flush_bytes);
     CHECK(cudaGetLastError());
