@@ -164,8 +164,8 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
   const std::vector<Case> gemm_cases = {
       {1, 1, 1, 1.0f, 0.0f, none},         {7, 13, 5, 1.5f, 0.0f, none},      {129, 65, 33, 1.5f, -0.75f, none},
       {97, 211, 300, -1.0f, 0.0f, none},   {1000, 1000, 1000, 1.0f, 0.0f, none},
-      // Whole tiles of every shape, alpha 1, beta 0, no split: the TMA instances' bare epilogue
-      // (bare_epilogue_fits); K with a partial last tile.
+      // Whole tiles of the TMA instances (256x128, 128x256), alpha 1, beta 0, no split, ldc 772:
+      // their bare epilogue (bare_epilogue_fits); K with a partial last tile.
       {768, 512, 200, 1.0f, 0.0f, none},
       // Whole interior tiles of every tile shape up to 192 (the unpredicated copies), edges beside them.
       {389, 397, 72, 1.0f, 0.25f, none},
