@@ -88,10 +88,11 @@ struct GemvShape {
 };
 inline constexpr GemvShape kGemvShapes[] = {{8, 8}, {16, 8}, {32, 4}, {64, 2}, {64, 8}, {128, 8}};
 
-/// TMA instances (family kTma, layout `nt`, align 4, one block of 256 compute threads and a copy
-/// warpgroup per SM): the 8x16 tiles that ran 4096^3 fastest in experiment 87 (docs/perf_notes.md;
+/// TMA instances (family kTma, layouts `nt` and `nn`, align 4, one block of 256 compute threads and a
+/// copy warpgroup per SM): the 8x16 tiles that ran 4096^3 fastest in experiment 87 (docs/perf_notes.md;
 /// 256x128x16 with 4 stages 2563 us, with 6 stages 2738, at BK 32 with 3 stages 2704) and the
-/// 128x256 transpose of the winner. Only builds for sm_90a compile them (AUTOGEMM_TMA_INSTANCES).
+/// 128x256 transpose of the winner. In `nn` the validity rule keeps only the tiles whose B column
+/// a copy thread can hold (256x128x16). Only builds for sm_90a compile them (AUTOGEMM_TMA_INSTANCES).
 struct TmaTile {
   TileShape tile;
   PipelineChoice pipeline;
@@ -139,11 +140,12 @@ inline std::vector<KernelConfig> enumerate_grid() {
       const KernelConfig c = gemm_config(rt.tile, rt.pipeline, a, Op::T, 4, rt.slices, kResidues);
       if (is_valid(c)) out.push_back(c);
     }
-  for (const TmaTile& tt : kTmaTiles) {
-    KernelConfig c = gemm_config(tt.tile, tt.pipeline, Op::N, Op::T, 4);
-    c.family = Family::kTma;
-    if (is_valid(c)) out.push_back(c);
-  }
+  for (Op b : {Op::T, Op::N})
+    for (const TmaTile& tt : kTmaTiles) {
+      KernelConfig c = gemm_config(tt.tile, tt.pipeline, Op::N, b, 4);
+      c.family = Family::kTma;
+      if (is_valid(c)) out.push_back(c);
+    }
   return out;
 }
 

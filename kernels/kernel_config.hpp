@@ -54,7 +54,10 @@ inline constexpr int kResidues = 4;
 /// kTma: simt_sgemm_tma.cuh (sm_90a), the kGemm tile's compute with its stages copied by the tensor
 /// memory accelerator: a copy warpgroup issues one bulk copy per operand tile and hands its
 /// registers to the compute threads (setmaxnreg), which wait on mbarriers instead of block
-/// barriers. Layout `nt` only (both tiles X-major, as TMA lays boxes out); others are repacked.
+/// barriers. A is M-major (op_a N, as TMA lays boxes out); B is N-major (`nt`, a TMA box too) or
+/// K-major (`nn`: each copy thread loads one column of B's tile with 16-byte loads and stores it
+/// transposed into the same X-major stage, so the compute code is the same and `nn` needs no
+/// repack of B, docs/perf_notes.md, change 93). Other layouts repack A.
 /// The 256x128x16 8x16 tile ran 4096^3 in 2563 us against 2752 for the best kGemm instance
 /// (docs/perf_notes.md, experiment 87).
 enum class Family : int { kGemm = 0, kGemv = 1, kTma = 2 };
@@ -66,6 +69,10 @@ inline constexpr int kTmaCopyThreads = 128;
 inline constexpr int kTmaCopyRegisters = 40;
 inline constexpr int kTmaComputeRegisters = 232;
 inline constexpr int kTmaComputeThreads = 256;
+/// TMA instances of a K-major B (`nn`): each copy thread holds one column of B's k-tile in registers
+/// between its loads and its transposed stores, so bn = kTmaCopyThreads and that column (bk floats)
+/// must fit the copy threads' kTmaCopyRegisters beside their addresses.
+inline constexpr int kTmaCopyColumnFloats = 16;
 
 /// GEMV instances: threads per block and the widest output they handle.
 inline constexpr int kGemvThreads = 256;
@@ -144,16 +151,24 @@ struct KernelConfig {
     return family == Family::kGemm && align == 1 && bk % 8 == 0 && x % 16 == 0 && x % (threads() / 8) == 0;
   }
   /// Whether A / B tiles are K-major in shared memory (K-major in memory and not transposed).
-  constexpr bool a_shared_k_major() const { return a_is_k_major(op_a) && !transposes_a() && !copy_transposes_a(); }
-  constexpr bool b_shared_k_major() const { return b_is_k_major(op_b) && !transposes_b() && !copy_transposes_b(); }
+  /// (A kTma instance's stages are always X-major and dense: TMA boxes, and B transposed by the copy
+  /// warpgroup where it is K-major.)
+  constexpr bool a_shared_k_major() const {
+    return a_is_k_major(op_a) && !is_tma() && !transposes_a() && !copy_transposes_a();
+  }
+  constexpr bool b_shared_k_major() const {
+    return b_is_k_major(op_b) && !is_tma() && !transposes_b() && !copy_transposes_b();
+  }
 
   /// Floats of one pipeline stage of A / B in shared memory.
   constexpr int a_stage_floats() const {
+    if (is_tma()) return bk * bm;
     if (a_shared_k_major()) return bm * (bk + kKMajorPad);
     if (copy_transposes_a()) return bk * (bm + kCopyTransposePad);
     return bk * (a_is_k_major(op_a) ? transposed_row_floats(bm, bk) : bm);
   }
   constexpr int b_stage_floats() const {
+    if (is_tma()) return bk * bn;
     if (b_shared_k_major()) return bn * (bk + kKMajorPad);
     if (copy_transposes_b()) return bk * (bn + kCopyTransposePad);
     return bk * (b_is_k_major(op_b) ? transposed_row_floats(bn, bk) : bn);
@@ -212,8 +227,11 @@ constexpr const char* invalid_reason(const KernelConfig& c);
 /// The validity rule of TMA instances (see invalid_reason): the tile rules of the kGemm family for
 /// the compute threads, plus what the copy warpgroup and TMA need.
 constexpr const char* invalid_tma_reason(const KernelConfig& c) {
-  if (c.op_a != Op::N || c.op_b != Op::T || c.align != 4 || c.slices != 1 || c.residues != 1 || c.min_blocks != 1)
-    return "TMA instance must be layout nt, align 4, one k-slice, no residues, min blocks 1";
+  if (c.op_a != Op::N || c.align != 4 || c.slices != 1 || c.residues != 1 || c.min_blocks != 1)
+    return "TMA instance must be layout nt or nn, align 4, one k-slice, no residues, min blocks 1";
+  if (b_is_k_major(c.op_b) && (c.bn != kTmaCopyThreads || c.bk > kTmaCopyColumnFloats))
+    return "TMA instance of a K-major B (nn): one column of B's tile per copy thread, so BN must be "
+           "kTmaCopyThreads (128) and BK at most kTmaCopyColumnFloats (16)";
   if (c.compute_threads() != kTmaComputeThreads)
     return "TMA instance must have 256 compute threads (the copy warpgroup's registers go to them)";
   if (c.bm > 256 || c.bn > 256) return "TMA boxes hold at most 256 elements per dimension";

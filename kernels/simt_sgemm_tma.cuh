@@ -11,7 +11,11 @@
 //   cp.async issue, no cp.async.wait, no block barrier per k-tile, and warps may drift apart by up
 //   to the pipeline's depth.
 // TMA reads the operands in place and fills everything outside them with zeros, so edge tiles need
-// no separate path. Parallel split-k as the multistage kernel (partial planes, partial_ld rows).
+// no separate path. A K-major B (`nn`) is no TMA box: every copy thread loads one column of B's
+// k-tile with 16-byte loads, zeroes what lies outside n and K, and stores it transposed into the
+// X-major stage the compute threads read in `nt` (its arrivals join the stage's "full" barrier), so
+// `nn` runs without a repack of B (docs/perf_notes.md, change 93).
+// Parallel split-k as the multistage kernel (partial planes, partial_ld rows).
 // Two forms of each instance (kBare): the main loop's speed follows the whole kernel's code, so the
 // form whose epilogue is a bare store of C runs where the problem allows it (bare_epilogue_fits).
 #pragma once
@@ -56,6 +60,57 @@ __device__ __forceinline__ void tma_copy_box(float* dst, const CUtensorMap* map,
       "l"(map), "r"(x), "r"(k), "r"(smem_addr(bar))
       : "memory");
 }
+
+/// The copy warpgroup of a TMA instance whose B is K-major (`nn`): thread `t` loads column n0 + t of
+/// B's k-tile (bk floats, 16-byte loads; zeros outside n and outside this split's K), waits until
+/// the stage is free, stores the column transposed (row k of the stage, element t: the 32 lanes of a
+/// warp on 32 banks) and arrives on the stage's "full" barrier; thread 0 also copies A's box by TMA.
+/// The loads are issued before the wait, so they are in flight while the compute threads finish the
+/// stage's previous tile.
+template <class Tag>
+__device__ __forceinline__ void copy_k_major_b_stages(const GemmParams& p, float* smem_a, float* smem_b,
+                                                      uint64_t* full, uint64_t* empty, const CUtensorMap* map_a,
+                                                      int t, int m0, int n0, int k_begin, int k_end, int k_tiles) {
+  constexpr KernelConfig C = Tag::value;
+  constexpr int BM = C.bm, BN = C.bn, BK = C.bk, S = C.stages;
+  constexpr int kVectors = BK / 4;
+  const int col = n0 + t;
+  const float* const column = p.b + static_cast<int64_t>(col) * p.ldb;  // B is k x n: column col is K-contiguous
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int s = kt % S;
+    const int k0 = k_begin + kt * BK;
+    float4 v[kVectors];
+#pragma unroll
+    for (int q = 0; q < kVectors; ++q) {
+      const int k = k0 + 4 * q;
+      v[q] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (col < p.n && k < k_end) {
+        // k is a multiple of 4 and ldb too, so the vector ends inside the column's ld floats; what
+        // lies past k_end (the next split's K, or the caller's padding rows) is zeroed.
+        v[q] = __ldg(reinterpret_cast<const float4*>(column + k));
+        if (k + 4 > k_end) {
+          if (k + 1 >= k_end) v[q].y = 0.0f;
+          if (k + 2 >= k_end) v[q].z = 0.0f;
+          v[q].w = 0.0f;
+        }
+      }
+    }
+    if (kt >= S) mbarrier_wait(&empty[s], (kt / S - 1) & 1);
+    if (t == 0) {
+      mbarrier_expect_bytes(&full[s], BM * BK * static_cast<int>(sizeof(float)));
+      tma_copy_box(smem_a + s * BM * BK, map_a, m0, k0, &full[s]);
+    }
+    float* const dst = smem_b + s * BN * BK + t;
+#pragma unroll
+    for (int q = 0; q < kVectors; ++q) {
+      dst[(4 * q + 0) * BN] = v[q].x;
+      dst[(4 * q + 1) * BN] = v[q].y;
+      dst[(4 * q + 2) * BN] = v[q].z;
+      dst[(4 * q + 3) * BN] = v[q].w;
+    }
+    mbarrier_arrive(&full[s]);
+  }
+}
 #endif
 
 /// kBare: the problem takes the bare epilogue (bare_epilogue_fits): raw sums stored as float4 runs
@@ -69,7 +124,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   static_assert(is_valid(C) && C.is_tma(), "KernelConfig violates the validity rule (see invalid_reason)");
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kCompute = C.compute_threads();
-  constexpr int kStageBytes = (BM + BN) * BK * static_cast<int>(sizeof(float));
+  constexpr bool kBKMajor = b_is_k_major(C.op_b);  // B copied by the copy threads, not by TMA
+  constexpr int kStageBytes = (BM + (kBKMajor ? 0 : BN)) * BK * static_cast<int>(sizeof(float));  // TMA's bytes
   // Launched as a programmatic dependent of an operand repack: wait for it before anything is read.
   asm volatile("griddepcontrol.wait;" ::: "memory");
   extern __shared__ __align__(1024) float4 smem_vec[];  // TMA writes boxes to 128-byte aligned addresses
@@ -87,14 +143,19 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   const int tid = threadIdx.x;
 
   if (tid == 0) {
-    for (int s = 0; s < S; ++s) mbarrier_init(&full[s], 1), mbarrier_init(&empty[s], kCompute);
+    // "full": the bytes-counting arrival of the TMA issuer, plus each copy thread's where it stores B.
+    for (int s = 0; s < S; ++s)
+      mbarrier_init(&full[s], 1 + (kBKMajor ? kTmaCopyThreads : 0)), mbarrier_init(&empty[s], kCompute);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
 
   if (tid >= kCompute) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kTmaCopyRegisters));
-    if (tid == kCompute) {
+    if constexpr (kBKMajor) {
+      copy_k_major_b_stages<Tag>(p, smem_a, smem_b, full, empty, &map_a, tid - kCompute, m0, n0, k_begin, k_end,
+                               k_tiles);
+    } else if (tid == kCompute) {
       // Tile kt into stage kt % S once every compute thread is done with its previous tile, kt - S.
       // (k_per_split is a multiple of BK, so a split's boxes never reach into the next split's K;
       // the last split's last box is cut by K, which TMA fills with zeros.)
@@ -212,9 +273,12 @@ template <class Tag>
 cudaError_t launch_simt_sgemm_tma(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
   static std::atomic<unsigned long long> configured_bare{0}, configured_general{0};
-  CUtensorMap map_a, map_b;  // A: m x k, M-major; B (op T): n x k, N-major
+  // A: m x k, M-major; B (op T): n x k, N-major. A K-major B (op N) is read by the copy threads: no map.
+  CUtensorMap map_a, map_b{};
   if (cudaError_t e = encode_x_major_tile_map(&map_a, p.a, p.m, p.k, p.lda, C.bm, C.bk); e != cudaSuccess) return e;
-  if (cudaError_t e = encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk); e != cudaSuccess) return e;
+  if constexpr (!b_is_k_major(C.op_b))
+    if (cudaError_t e = encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk); e != cudaSuccess)
+      return e;
   const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn);
   if (bare_epilogue_fits(C, p))
     return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, true>, C, tiles, p, configured_bare, stream, map_a, map_b,

@@ -1,8 +1,9 @@
 // Every compiled kernel instance against the float64 reference: odd sizes and sizes that are
 // multiples of no tile, alpha/beta with beta = 0 over NaN, leading dimensions above the minimum,
 // misaligned bases for scalar-class instances, both split-k reductions (and the residue planes'
-// reduction of residue instances, run on odd lda). The output is NaN-poisoned
-// beforehand, and the padding rows of C must still be NaN afterwards (nothing written out of bounds).
+// reduction of residue instances, run on odd lda), NaN in the padding rows of a K-major B. The
+// output is NaN-poisoned beforehand, and the padding rows of C must still be NaN afterwards
+// (nothing written out of bounds).
 #include <cmath>
 #include <cstdlib>
 #include <set>
@@ -110,6 +111,11 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     if (residues) {  // A's padding, which the residues' aligned copies read, is NaN
       const bool m_major = cfg.op_a == Op::N;
       ASSERT_CUDA(poison_padding(a.get() + shift, lda, m_major ? cs.m : cs.k, m_major ? cs.k : cs.m));
+    }
+    if (b_is_k_major(cfg.op_b)) {
+      // A K-major B's padding rows are NaN: a 16-byte load of its last partial vector (the TMA
+      // instances' copy threads in `nn`) reads them and must zero what lies past k.
+      ASSERT_CUDA(poison_padding(b.get() + b_shift, ldb, cs.k, cs.n));
     }
     if (cs.beta != 0.0f) {
       // Poison the padding rows so an out-of-bounds write shows up as a changed NaN.

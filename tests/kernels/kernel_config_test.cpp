@@ -138,28 +138,51 @@ TEST(KernelConfig, TmaNameSpellsTheFamilyAndCountsTheCopyWarpgroup) {
   EXPECT_EQ(kernel_name(gemm), "simt_sgemm_256x128x16_w64x64_t8x16_s4_b256x1_nt_align4");
   // What the rule refuses, and says why.
   auto reason = [](KernelConfig k) { return std::string(invalid_reason(k) ? invalid_reason(k) : ""); };
-  KernelConfig nn = c;
-  nn.op_b = Op::N;
-  EXPECT_NE(reason(nn).find("layout nt, align 4"), std::string::npos);
+  KernelConfig tn = c;
+  tn.op_a = Op::T;
+  EXPECT_NE(reason(tn).find("layout nt or nn, align 4"), std::string::npos);
   KernelConfig scalar = c;
   scalar.align = 1;
-  EXPECT_NE(reason(scalar).find("layout nt, align 4"), std::string::npos);
+  EXPECT_NE(reason(scalar).find("layout nt or nn, align 4"), std::string::npos);
   KernelConfig small{128, 128, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 4, Family::kTma};  // 128 compute threads
   EXPECT_NE(reason(small).find("256 compute threads"), std::string::npos);
   KernelConfig wide{512, 64, 16, 128, 32, 16, 8, 4, 1, Op::N, Op::T, 4, Family::kTma};
   EXPECT_FALSE(reason(wide).empty());
 }
 
-TEST(GridTable, TmaInstancesAreTheTablesNtAlign4) {
-  // Every entry of kTmaTiles compiles (none dropped by the validity rule), layout nt, align 4.
-  int tma = 0;
+TEST(KernelConfig, TmaOfAKMajorBTransposesOneColumnPerCopyThread) {
+  // nn: B's tile is copied by the copy warpgroup, one column (bk floats) per thread, into the same
+  // dense X-major stage as nt's TMA box: the stage layout and size do not depend on B's layout.
+  KernelConfig nt{256, 128, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 4, Family::kTma};
+  KernelConfig nn = nt;
+  nn.op_b = Op::N;
+  EXPECT_EQ(invalid_reason(nn), nullptr);
+  EXPECT_FALSE(nn.b_shared_k_major());
+  EXPECT_EQ(nn.b_stage_floats(), 16 * 128);
+  EXPECT_EQ(nn.shared_bytes(), nt.shared_bytes());
+  EXPECT_EQ(kernel_name(nn), "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nn_align4");
+  ASSERT_TRUE(parse_kernel_name(kernel_name(nn)).has_value());
+  EXPECT_EQ(*parse_kernel_name(kernel_name(nn)), nn);
+  auto reason = [](KernelConfig k) { return std::string(invalid_reason(k) ? invalid_reason(k) : ""); };
+  KernelConfig wide_b{128, 256, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::N, 4, Family::kTma};  // 2 columns a thread
+  EXPECT_NE(reason(wide_b).find("one column of B's tile per copy thread"), std::string::npos);
+  KernelConfig deep{256, 128, 32, 64, 64, 8, 16, 3, 1, Op::N, Op::N, 4, Family::kTma};  // 32 floats a column
+  EXPECT_NE(reason(deep).find("one column of B's tile per copy thread"), std::string::npos);
+}
+
+TEST(GridTable, TmaInstancesAreTheTablesNtAndNnAlign4) {
+  // Every entry of kTmaTiles compiles in nt (none dropped by the validity rule); in nn, exactly the
+  // entries whose B column fits a copy thread; align 4 always.
+  std::map<std::string, int> count;
   for (const auto& c : enumerate_grid())
     if (c.is_tma()) {
-      EXPECT_EQ(layout_code(c.op_a, c.op_b), "nt") << kernel_name(c);
       EXPECT_EQ(c.align, 4) << kernel_name(c);
-      ++tma;
+      ++count[layout_code(c.op_a, c.op_b)];
     }
-  EXPECT_EQ(tma, static_cast<int>(std::size(kTmaTiles)));
+  int nn_tiles = 0;
+  for (const TmaTile& t : kTmaTiles) nn_tiles += t.tile.bn == kTmaCopyThreads && t.pipeline.bk <= kTmaCopyColumnFloats;
+  EXPECT_EQ(nn_tiles, 1);
+  EXPECT_EQ(count, (std::map<std::string, int>{{"nt", static_cast<int>(std::size(kTmaTiles))}, {"nn", nn_tiles}}));
 }
 
 TEST(KernelConfig, GemvNameSpellsEveryField) {
