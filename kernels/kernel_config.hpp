@@ -70,9 +70,15 @@ inline constexpr int kTmaCopyRegisters = 40;
 inline constexpr int kTmaComputeRegisters = 232;
 inline constexpr int kTmaComputeThreads = 256;
 /// TMA instances of a K-major B (`nn`): each copy thread holds one column of B's k-tile in registers
-/// between its loads and its transposed stores, so bn = kTmaCopyThreads and that column (bk floats)
-/// must fit the copy threads' kTmaCopyRegisters beside their addresses.
+/// between its shared loads and its transposed stores, so bn = kTmaCopyThreads and that column (bk
+/// floats) must fit the copy threads' kTmaCopyRegisters beside their addresses.
 inline constexpr int kTmaCopyColumnFloats = 16;
+/// ...and B's K-major boxes land in a ring of this many staging tiles (bn x bk floats each) ahead of
+/// the stages, so that a box is in flight for several k-tiles before the copy threads transpose it
+/// (a power of two: the copy loop's ring index and phase are then a mask and a shift).
+inline constexpr int kTmaStagingTiles = 4;
+/// The named barrier (besides barrier 0) at which the copy warpgroup alone meets.
+inline constexpr int kTmaCopyBarrier = 1;
 
 /// GEMV instances: threads per block and the widest output they handle.
 inline constexpr int kGemvThreads = 256;
@@ -173,17 +179,24 @@ struct KernelConfig {
     if (copy_transposes_b()) return bk * (bn + kCopyTransposePad);
     return bk * (b_is_k_major(op_b) ? transposed_row_floats(bn, bk) : bn);
   }
+  /// Floats of a kTma instance's staging ring of K-major B boxes (`nn`; kTmaStagingTiles).
+  constexpr int tma_staging_floats() const {
+    return is_tma() && b_is_k_major(op_b) ? kTmaStagingTiles * bn * bk : 0;
+  }
   /// Floats of the sliced-K reduction: the accumulators of slices 1.. (the pipeline's tiles are
   /// reused for it once the main loop is done).
   constexpr int slice_reduction_floats() const { return (slices - 1) * bm * bn; }
+  /// mbarriers of a kTma instance: "full" and "empty" per stage, "staged" per staging tile.
+  constexpr int tma_barriers() const {
+    return is_tma() ? 2 * stages + (tma_staging_floats() > 0 ? kTmaStagingTiles : 0) : 0;
+  }
   /// Dynamic shared memory of a launch (GEMV instances use a small static array only; kTma
-  /// instances add a "full" and an "empty" mbarrier of 8 bytes per stage after the stages).
+  /// instances add their staging ring and their mbarriers of 8 bytes after the stages).
   constexpr int shared_bytes() const {
     if (is_gemv()) return 0;
-    const int pipeline = stages * (a_stage_floats() + b_stage_floats());
+    const int pipeline = stages * (a_stage_floats() + b_stage_floats()) + tma_staging_floats();
     const int reduction = slice_reduction_floats();
-    return (pipeline > reduction ? pipeline : reduction) * static_cast<int>(sizeof(float)) +
-           (is_tma() ? 2 * stages * 8 : 0);
+    return (pipeline > reduction ? pipeline : reduction) * static_cast<int>(sizeof(float)) + tma_barriers() * 8;
   }
 
   friend constexpr bool operator==(const KernelConfig&, const KernelConfig&) = default;

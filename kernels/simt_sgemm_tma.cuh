@@ -61,52 +61,63 @@ __device__ __forceinline__ void tma_copy_box(float* dst, const CUtensorMap* map,
       : "memory");
 }
 
-/// The copy warpgroup of a TMA instance whose B is K-major (`nn`): thread `t` loads column n0 + t of
-/// B's k-tile (bk floats, 16-byte loads; zeros outside n and outside this split's K), waits until
-/// the stage is free, stores the column transposed (row k of the stage, element t: the 32 lanes of a
-/// warp on 32 banks) and arrives on the stage's "full" barrier; thread 0 also copies A's box by TMA.
-/// The loads are issued before the wait, so they are in flight while the compute threads finish the
-/// stage's previous tile.
+/// Waits at the copy warpgroup's own named barrier (the compute threads never meet it).
+__device__ __forceinline__ void copy_warpgroup_sync() {
+  asm volatile("bar.sync %0, %1;" ::"n"(kTmaCopyBarrier), "n"(kTmaCopyThreads) : "memory");
+}
+
+/// The copy warpgroup of a TMA instance whose B is K-major (`nn`). B's k-tile is a TMA box too, but
+/// K-major ([bn][bk]), so it lands in a staging ring (kTmaStagingTiles deep) ahead of the stages:
+/// thread 0 copies B's box of tile kt + kTmaStagingTiles into the staging tile that tile kt left, and
+/// A's box into stage kt % S. Each copy thread `t` reads column t of the staged box (bk floats, 16-byte
+/// shared loads; the lanes' starting vectors rotate with t, so 8 lanes of a quarter-warp hit 8
+/// different 16-byte bank groups), waits until the stage is free, stores the column transposed into the
+/// X-major stage the compute threads read in `nt` (row k, element t: a warp's 32 stores on 32 banks)
+/// and arrives on the stage's "full" barrier. TMA zero-fills what lies outside n and K (a split's
+/// boxes end at its K, k_per_split being a multiple of bk), so the copies need no guards.
+/// (Change 93's first form loaded each column from global memory, 32 columns and 32 cache lines per
+/// warp load: 13% slower than the repack of B on the H200, docs/perf_notes.md.)
 template <class Tag>
-__device__ __forceinline__ void copy_k_major_b_stages(const GemmParams& p, float* smem_a, float* smem_b,
-                                                      uint64_t* full, uint64_t* empty, const CUtensorMap* map_a,
-                                                      int t, int m0, int n0, int k_begin, int k_end, int k_tiles) {
+__device__ __forceinline__ void copy_k_major_b_stages(float* smem_a, float* smem_b, float* staging, uint64_t* full,
+                                                      uint64_t* empty, uint64_t* staged, const CUtensorMap* map_a,
+                                                      const CUtensorMap* map_b, int t, int m0, int n0, int k_begin,
+                                                      int k_tiles) {
   constexpr KernelConfig C = Tag::value;
-  constexpr int BM = C.bm, BN = C.bn, BK = C.bk, S = C.stages;
-  constexpr int kVectors = BK / 4;
-  const int col = n0 + t;
-  const float* const column = p.b + static_cast<int64_t>(col) * p.ldb;  // B is k x n: column col is K-contiguous
+  constexpr int BM = C.bm, BN = C.bn, BK = C.bk, S = C.stages, P = kTmaStagingTiles;
+  constexpr int kVectors = BK / 4;              // 16-byte vectors of a column
+  constexpr int kLanesPerRotation = 8 / kVectors;  // lanes whose columns span one 128-byte bank window
+  constexpr int kBoxBytes = BN * BK * static_cast<int>(sizeof(float));
+  if (t == 0)
+    for (int kt = 0; kt < P && kt < k_tiles; ++kt) {
+      mbarrier_expect_bytes(&staged[kt], kBoxBytes);
+      tma_copy_box(staging + kt * BN * BK, map_b, k_begin + kt * BK, n0, &staged[kt]);
+    }
   for (int kt = 0; kt < k_tiles; ++kt) {
-    const int s = kt % S;
-    const int k0 = k_begin + kt * BK;
+    const int s = kt % S, p = kt % P;
+    mbarrier_wait(&staged[p], (kt / P) & 1);
+    const float* const column = staging + p * BN * BK + t * BK;
     float4 v[kVectors];
 #pragma unroll
-    for (int q = 0; q < kVectors; ++q) {
-      const int k = k0 + 4 * q;
-      v[q] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (col < p.n && k < k_end) {
-        // k is a multiple of 4 and ldb too, so the vector ends inside the column's ld floats; what
-        // lies past k_end (the next split's K, or the caller's padding rows) is zeroed.
-        v[q] = __ldg(reinterpret_cast<const float4*>(column + k));
-        if (k + 4 > k_end) {
-          if (k + 1 >= k_end) v[q].y = 0.0f;
-          if (k + 2 >= k_end) v[q].z = 0.0f;
-          v[q].w = 0.0f;
-        }
-      }
+    for (int q = 0; q < kVectors; ++q)
+      v[q] = *reinterpret_cast<const float4*>(column + 4 * ((q + t / kLanesPerRotation) % kVectors));
+    copy_warpgroup_sync();  // every column read: the staging tile may be refilled
+    if (t == 0 && kt + P < k_tiles) {
+      mbarrier_expect_bytes(&staged[p], kBoxBytes);
+      tma_copy_box(staging + p * BN * BK, map_b, k_begin + (kt + P) * BK, n0, &staged[p]);
     }
     if (kt >= S) mbarrier_wait(&empty[s], (kt / S - 1) & 1);
     if (t == 0) {
       mbarrier_expect_bytes(&full[s], BM * BK * static_cast<int>(sizeof(float)));
-      tma_copy_box(smem_a + s * BM * BK, map_a, m0, k0, &full[s]);
+      tma_copy_box(smem_a + s * BM * BK, map_a, m0, k_begin + kt * BK, &full[s]);
     }
     float* const dst = smem_b + s * BN * BK + t;
 #pragma unroll
     for (int q = 0; q < kVectors; ++q) {
-      dst[(4 * q + 0) * BN] = v[q].x;
-      dst[(4 * q + 1) * BN] = v[q].y;
-      dst[(4 * q + 2) * BN] = v[q].z;
-      dst[(4 * q + 3) * BN] = v[q].w;
+      const int k = 4 * ((q + t / kLanesPerRotation) % kVectors);
+      dst[(k + 0) * BN] = v[q].x;
+      dst[(k + 1) * BN] = v[q].y;
+      dst[(k + 2) * BN] = v[q].z;
+      dst[(k + 3) * BN] = v[q].w;
     }
     mbarrier_arrive(&full[s]);
   }
@@ -124,15 +135,17 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   static_assert(is_valid(C) && C.is_tma(), "KernelConfig violates the validity rule (see invalid_reason)");
   constexpr int BM = C.bm, BN = C.bn, BK = C.bk, TM = C.tm, TN = C.tn, S = C.stages;
   constexpr int kCompute = C.compute_threads();
-  constexpr bool kBKMajor = b_is_k_major(C.op_b);  // B copied by the copy threads, not by TMA
-  constexpr int kStageBytes = (BM + (kBKMajor ? 0 : BN)) * BK * static_cast<int>(sizeof(float));  // TMA's bytes
+  constexpr bool kBKMajor = b_is_k_major(C.op_b);  // B's boxes staged, then transposed by the copy threads
+  constexpr int kStageBytes = (BM + BN) * BK * static_cast<int>(sizeof(float));  // TMA's bytes (nt)
   // Launched as a programmatic dependent of an operand repack: wait for it before anything is read.
   asm volatile("griddepcontrol.wait;" ::: "memory");
   extern __shared__ __align__(1024) float4 smem_vec[];  // TMA writes boxes to 128-byte aligned addresses
   float* smem_a = reinterpret_cast<float*>(smem_vec);
   float* smem_b = smem_a + S * BM * BK;
-  uint64_t* full = reinterpret_cast<uint64_t*>(smem_b + S * BN * BK);
+  float* staging = smem_b + S * BN * BK;  // K-major B boxes (nn only: C.tma_staging_floats())
+  uint64_t* full = reinterpret_cast<uint64_t*>(staging + C.tma_staging_floats());
   uint64_t* empty = full + S;
+  uint64_t* staged = empty + S;  // one per staging tile (nn only)
 
   const int2 tile_at = grouped_tile(blockIdx.x, ceil_div(p.m, BM), ceil_div(p.n, BN));
   const int m0 = tile_at.x * BM, n0 = tile_at.y * BN;
@@ -146,6 +159,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
     // "full": the bytes-counting arrival of the TMA issuer, plus each copy thread's where it stores B.
     for (int s = 0; s < S; ++s)
       mbarrier_init(&full[s], 1 + (kBKMajor ? kTmaCopyThreads : 0)), mbarrier_init(&empty[s], kCompute);
+    if constexpr (kBKMajor)
+      for (int i = 0; i < kTmaStagingTiles; ++i) mbarrier_init(&staged[i], 1);
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
   }
   __syncthreads();
@@ -153,8 +168,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   if (tid >= kCompute) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kTmaCopyRegisters));
     if constexpr (kBKMajor) {
-      copy_k_major_b_stages<Tag>(p, smem_a, smem_b, full, empty, &map_a, tid - kCompute, m0, n0, k_begin, k_end,
-                               k_tiles);
+      copy_k_major_b_stages<Tag>(smem_a, smem_b, staging, full, empty, staged, &map_a, &map_b, tid - kCompute, m0,
+                                 n0, k_begin, k_tiles);
     } else if (tid == kCompute) {
       // Tile kt into stage kt % S once every compute thread is done with its previous tile, kt - S.
       // (k_per_split is a multiple of BK, so a split's boxes never reach into the next split's K;
@@ -273,12 +288,13 @@ template <class Tag>
 cudaError_t launch_simt_sgemm_tma(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
   static std::atomic<unsigned long long> configured_bare{0}, configured_general{0};
-  // A: m x k, M-major; B (op T): n x k, N-major. A K-major B (op N) is read by the copy threads: no map.
-  CUtensorMap map_a, map_b{};
+  // A: m x k, M-major; B (op T): n x k, N-major, boxes of bn x bk. A K-major B (op N) is k x n,
+  // K-contiguous: its boxes are bk x bn, landing as bn columns of bk floats in the staging ring.
+  CUtensorMap map_a, map_b;
   if (cudaError_t e = encode_x_major_tile_map(&map_a, p.a, p.m, p.k, p.lda, C.bm, C.bk); e != cudaSuccess) return e;
-  if constexpr (!b_is_k_major(C.op_b))
-    if (cudaError_t e = encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk); e != cudaSuccess)
-      return e;
+  const cudaError_t eb = b_is_k_major(C.op_b) ? encode_x_major_tile_map(&map_b, p.b, p.k, p.n, p.ldb, C.bk, C.bn)
+                                              : encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk);
+  if (eb != cudaSuccess) return eb;
   const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn);
   if (bare_epilogue_fits(C, p))
     return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, true>, C, tiles, p, configured_bare, stream, map_a, map_b,

@@ -151,15 +151,19 @@ TEST(KernelConfig, TmaNameSpellsTheFamilyAndCountsTheCopyWarpgroup) {
 }
 
 TEST(KernelConfig, TmaOfAKMajorBTransposesOneColumnPerCopyThread) {
-  // nn: B's tile is copied by the copy warpgroup, one column (bk floats) per thread, into the same
-  // dense X-major stage as nt's TMA box: the stage layout and size do not depend on B's layout.
+  // nn: B's K-major box lands in a staging ring, and the copy warpgroup transposes it, one column (bk
+  // floats) per thread, into the same dense X-major stage as nt's TMA box: the stages do not depend
+  // on B's layout; the ring and its "staged" barriers come on top.
   KernelConfig nt{256, 128, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 4, Family::kTma};
   KernelConfig nn = nt;
   nn.op_b = Op::N;
   EXPECT_EQ(invalid_reason(nn), nullptr);
   EXPECT_FALSE(nn.b_shared_k_major());
   EXPECT_EQ(nn.b_stage_floats(), 16 * 128);
-  EXPECT_EQ(nn.shared_bytes(), nt.shared_bytes());
+  EXPECT_EQ(nt.tma_staging_floats(), 0);
+  EXPECT_EQ(nn.tma_staging_floats(), kTmaStagingTiles * 128 * 16);
+  EXPECT_EQ(nt.shared_bytes(), 4 * (256 + 128) * 16 * 4 + 2 * 4 * 8);
+  EXPECT_EQ(nn.shared_bytes(), nt.shared_bytes() + kTmaStagingTiles * (128 * 16 * 4 + 8));
   EXPECT_EQ(kernel_name(nn), "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nn_align4");
   ASSERT_TRUE(parse_kernel_name(kernel_name(nn)).has_value());
   EXPECT_EQ(*parse_kernel_name(kernel_name(nn)), nn);
