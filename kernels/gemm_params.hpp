@@ -50,6 +50,9 @@ struct GemmParams {
   // Read by the launch: launch as a programmatic dependent of the previous kernel in the stream (the
   // operand repack that wrote this launch's A or B; the kernel waits for it before any read).
   bool after_previous_kernel = false;
+  // Read by the launch: the workspace holds a streamed tail's slots (partials) and zeroed counters
+  // (semaphores), so a TMA launch may run its partial last wave as one (StreamKTail; run() sets it).
+  bool streamk = false;
 };
 
 #if defined(__CUDACC__)

@@ -11,56 +11,30 @@
 //   cp.async issue, no cp.async.wait, no block barrier per k-tile, and warps may drift apart by up
 //   to the pipeline's depth.
 // TMA reads the operands in place and fills everything outside them with zeros, so edge tiles need
-// no separate path. A K-major B (`nn`) is no TMA box: every copy thread loads one column of B's
-// k-tile with 16-byte loads, zeroes what lies outside n and K, and stores it transposed into the
-// X-major stage the compute threads read in `nt` (its arrivals join the stage's "full" barrier), so
-// `nn` runs without a repack of B (docs/perf_notes.md, change 93).
+// no separate path. A K-major B (`nn`) is a TMA box too, but K-major: it lands in a staging ring,
+// and the copy warpgroup transposes it into the X-major stage the compute threads read in `nt` (its
+// arrivals join the stage's "full" barrier), so `nn` runs without a repack of B and gives the `nt`
+// instance's result bit for bit (docs/perf_notes.md, changes 93-95).
 // Parallel split-k as the multistage kernel (partial planes, partial_ld rows).
 // Two forms of each instance (kBare): the main loop's speed follows the whole kernel's code, so the
 // form whose epilogue is a bare store of C runs where the problem allows it (bare_epilogue_fits).
+// Where the bare form leaves a partial last wave, that wave runs as a streamed tail, a second
+// launch (simt_sgemm_tma_streamk.cuh; docs/perf_notes.md, change 96). The mbarrier and TMA
+// instructions, a stage's FFMAs and the bare store are shared with it (tma_pipeline.cuh).
 #pragma once
 
 #include <cuda.h>
 #include <cuda_runtime.h>
 
 #include "simt_sgemm_multistage.cuh"
+#include "simt_sgemm_tma_streamk.cuh"
 #include "tensor_map.hpp"
+#include "tma_launch_plan.hpp"
+#include "tma_pipeline.cuh"
 
 namespace autogemm::detail {
 
-#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define AUTOGEMM_TMA_DEVICE_CODE 1
-__device__ __forceinline__ void mbarrier_init(uint64_t* bar, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count));
-}
-
-__device__ __forceinline__ void mbarrier_wait(uint64_t* bar, int parity) {
-  asm volatile(
-      "{\n .reg .pred done;\n"
-      "wait_%=:\n"
-      " mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      " @!done bra wait_%=;\n}" ::"r"(smem_addr(bar)),
-      "r"(parity)
-      : "memory");
-}
-
-__device__ __forceinline__ void mbarrier_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(smem_addr(bar)) : "memory");
-}
-
-__device__ __forceinline__ void mbarrier_expect_bytes(uint64_t* bar, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_addr(bar)), "r"(bytes) : "memory");
-}
-
-/// One box of a 2-D tensor map at (x, k) into shared memory, its bytes counted on `bar`.
-__device__ __forceinline__ void tma_copy_box(float* dst, const CUtensorMap* map, int x, int k, uint64_t* bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::
-          "r"(smem_addr(dst)),
-      "l"(map), "r"(x), "r"(k), "r"(smem_addr(bar))
-      : "memory");
-}
-
+#ifdef AUTOGEMM_TMA_DEVICE_CODE
 /// Waits at the copy warpgroup's own named barrier (the compute threads never meet it).
 __device__ __forceinline__ void copy_warpgroup_sync() {
   asm volatile("bar.sync %0, %1;" ::"n"(kTmaCopyBarrier), "n"(kTmaCopyThreads) : "memory");
@@ -75,6 +49,12 @@ __device__ __forceinline__ void copy_warpgroup_sync() {
 /// X-major stage the compute threads read in `nt` (row k, element t: a warp's 32 stores on 32 banks)
 /// and arrives on the stage's "full" barrier. TMA zero-fills what lies outside n and K (a split's
 /// boxes end at its K, k_per_split being a multiple of bk), so the copies need no guards.
+/// A staging tile is refilled only after every copy thread has stored its column into the stage
+/// (so its loads of the tile have returned), fenced the async proxy and met the others at the copy
+/// warpgroup's named barrier. (Change 94 met at the barrier right after the loads: `bar.sync` does
+/// not wait for loads still in flight, and TMA's refill overwrote columns some thread had not yet
+/// read, in a few of ~130 000 refills per 4096^3 launch; a "drained" mbarrier that thread 0 waited
+/// on before the refill was correct too, but 3-4% slower. docs/perf_notes.md, change 95.)
 /// (Change 93's first form loaded each column from global memory, 32 columns and 32 cache lines per
 /// warp load: 13% slower than the repack of B on the H200, docs/perf_notes.md.)
 template <class Tag>
@@ -100,11 +80,6 @@ __device__ __forceinline__ void copy_k_major_b_stages(float* smem_a, float* smem
 #pragma unroll
     for (int q = 0; q < kVectors; ++q)
       v[q] = *reinterpret_cast<const float4*>(column + 4 * ((q + t / kLanesPerRotation) % kVectors));
-    copy_warpgroup_sync();  // every column read: the staging tile may be refilled
-    if (t == 0 && kt + P < k_tiles) {
-      mbarrier_expect_bytes(&staged[p], kBoxBytes);
-      tma_copy_box(staging + p * BN * BK, map_b, k_begin + (kt + P) * BK, n0, &staged[p]);
-    }
     if (kt >= S) mbarrier_wait(&empty[s], (kt / S - 1) & 1);
     if (t == 0) {
       mbarrier_expect_bytes(&full[s], BM * BK * static_cast<int>(sizeof(float)));
@@ -120,6 +95,14 @@ __device__ __forceinline__ void copy_k_major_b_stages(float* smem_a, float* smem
       dst[(k + 3) * BN] = v[q].w;
     }
     mbarrier_arrive(&full[s]);
+    // The stores above used every loaded value, so this thread's reads of the staging tile are
+    // done; the fence orders them before the async proxy's refill, issued once all 128 have met.
+    fence_proxy_async_shared();
+    copy_warpgroup_sync();
+    if (t == 0 && kt + P < k_tiles) {
+      mbarrier_expect_bytes(&staged[p], kBoxBytes);
+      tma_copy_box(staging + p * BN * BK, map_b, k_begin + (kt + P) * BK, n0, &staged[p]);
+    }
   }
 }
 #endif
@@ -139,13 +122,16 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   constexpr int kStageBytes = (BM + BN) * BK * static_cast<int>(sizeof(float));  // TMA's bytes (nt)
   // Launched as a programmatic dependent of an operand repack: wait for it before anything is read.
   asm volatile("griddepcontrol.wait;" ::: "memory");
+  // A streamed tail launched after this grid may start once every block of it has started (its
+  // blocks then take SMs as this grid's blocks exit, not after the slowest one).
+  if constexpr (kBare) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
   extern __shared__ __align__(1024) float4 smem_vec[];  // TMA writes boxes to 128-byte aligned addresses
   float* smem_a = reinterpret_cast<float*>(smem_vec);
   float* smem_b = smem_a + S * BM * BK;
   float* staging = smem_b + S * BN * BK;  // K-major B boxes (nn only: C.tma_staging_floats())
   uint64_t* full = reinterpret_cast<uint64_t*>(staging + C.tma_staging_floats());
   uint64_t* empty = full + S;
-  uint64_t* staged = empty + S;  // one per staging tile (nn only)
+  uint64_t* staged = empty + S;  // per staging tile (nn only): its box has landed
 
   const int2 tile_at = grouped_tile(blockIdx.x, ceil_div(p.m, BM), ceil_div(p.n, BN));
   const int m0 = tile_at.x * BM, n0 = tile_at.y * BN;
@@ -186,11 +172,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   }
   asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kTmaComputeRegisters));
 
-  const int warp = tid / 32, lane = tid % 32;
-  const int warp_m0 = (warp % C.warps_m()) * C.wm;
-  const int warp_n0 = (warp / C.warps_m()) * C.wn;
-  const int lane_m = lane % C.lanes_m();
-  const int lane_n = lane / C.lanes_m();
+  const TmaLane at = tma_lane<Tag>(tid);
   float acc[TM][TN];
 #pragma unroll
   for (int i = 0; i < TM; ++i)
@@ -200,33 +182,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int s = kt % S;
     mbarrier_wait(&full[s], (kt / S) & 1);
-    const float* sa = smem_a + s * BM * BK;
-    const float* sb = smem_b + s * BN * BK;
-#pragma unroll
-    for (int k4 = 0; k4 < BK; k4 += kFragSteps) {
-      float fa[kFragSteps][TM], fb[kFragSteps][TN];
-      load_fragments<TM, C.lanes_m(), BM, BK, false>(fa, sa, warp_m0, lane_m, k4);
-      load_fragments<TN, C.lanes_n(), BN, BK, false>(fb, sb, warp_n0, lane_n, k4);
-#pragma unroll
-      for (int q = 0; q < kFragSteps; ++q)
-#pragma unroll
-        for (int i = 0; i < TM; ++i)
-#pragma unroll
-          for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
-    }
+    tma_stage_ffma<Tag>(acc, smem_a + s * BM * BK, smem_b + s * BN * BK, at);
     mbarrier_arrive(&empty[s]);
   }
 
   if constexpr (kBare) {
-    // The sums are C: each thread's rows come in runs of 4 adjacent rows (X-major A), one float4 each.
-#pragma unroll
-    for (int j = 0; j < TN; ++j) {
-      float* const dst = p.c + static_cast<int64_t>(n0 + warp_n0 + frag_x<false, C.lanes_n()>(j, lane_n)) * p.ldc;
-#pragma unroll
-      for (int r = 0; r < TM; r += 4)
-        *reinterpret_cast<float4*>(dst + m0 + warp_m0 + frag_x<false, C.lanes_m()>(r, lane_m)) =
-            make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
-    }
+    store_tile_bare<Tag>(acc, p, m0, n0, at);
     return;
   }
   // Epilogue: C (alpha, beta) or this split's partial plane. A thread's rows come in runs of 4
@@ -238,12 +199,12 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
 #pragma unroll
   for (int j = 0; j < TN; ++j) {
-    const int col = n0 + warp_n0 + frag_x<false, C.lanes_n()>(j, lane_n);
+    const int col = n0 + at.warp_n0 + frag_x<false, C.lanes_n()>(j, at.lane_n);
     if (col >= p.n) continue;
     float* const dst = out + static_cast<int64_t>(col) * ld;
 #pragma unroll
     for (int r = 0; r < TM; r += 4) {
-      const int row = m0 + warp_m0 + frag_x<false, C.lanes_m()>(r, lane_m);
+      const int row = m0 + at.warp_m0 + frag_x<false, C.lanes_m()>(r, at.lane_m);
       const float4 sum = make_float4(acc[r][j], acc[r + 1][j], acc[r + 2][j], acc[r + 3][j]);
       if (vec_ok && row + 4 <= p.m) {
         if (partial) {
@@ -272,22 +233,14 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
 #endif
 }
 
-/// Whether a launch may take the bare epilogue: C = A·B exactly (alpha 1, beta 0, no split), whole
-/// tiles, and C's columns 16-byte aligned. The general epilogue (alpha, beta, guards, partial planes)
-/// slows the whole kernel: with it in the same kernel, ptxas schedules the main loop differently,
-/// and 4096^3 ran 2.6-3.5% slower (experiment 89, changes 90-92). So each instance is compiled
-/// twice and the launch picks.
-inline bool bare_epilogue_fits(const KernelConfig& c, const GemmParams& p) {
-  return p.alpha == 1.0f && p.beta == 0.0f && p.mode == SplitKMode::kNone && p.m % c.bm == 0 && p.n % c.bn == 0 &&
-         p.ldc % 4 == 0 && (reinterpret_cast<uintptr_t>(p.c) & 15) == 0;
-}
-
 /// Encodes the operands' tensor maps (boxes of one stage's tiles), then launches (launch_gemm_kernel)
-/// the bare or the general form of the kernel.
+/// the bare or the general form of the kernel; where the bare form leaves a partial last wave and
+/// the launch may use the workspace for it (GemmParams::streamk), the whole waves run as usual and
+/// the rest as a streamed tail, a second launch that overlaps the first's end (streamk_tail).
 template <class Tag>
 cudaError_t launch_simt_sgemm_tma(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
-  static std::atomic<unsigned long long> configured_bare{0}, configured_general{0};
+  static std::atomic<unsigned long long> configured_bare{0}, configured_general{0}, configured_tail{0};
   // A: m x k, M-major; B (op T): n x k, N-major, boxes of bn x bk. A K-major B (op N) is k x n,
   // K-contiguous: its boxes are bk x bn, landing as bn columns of bk floats in the staging ring.
   CUtensorMap map_a, map_b;
@@ -296,11 +249,22 @@ cudaError_t launch_simt_sgemm_tma(const GemmParams& p, cudaStream_t stream) {
                                               : encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk);
   if (eb != cudaSuccess) return eb;
   const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn);
-  if (bare_epilogue_fits(C, p))
-    return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, true>, C, tiles, p, configured_bare, stream, map_a, map_b,
-                              p);
-  return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, false>, C, tiles, p, configured_general, stream, map_a,
-                            map_b, p);
+  if (!bare_epilogue_fits(C, p))
+    return launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, false>, C, tiles, p, configured_general, stream, map_a,
+                              map_b, p);
+  const StreamKTail tail = p.streamk ? streamk_tail(C, p) : StreamKTail{};
+  if (cudaError_t e = launch_gemm_kernel(simt_sgemm_tma_kernel<Tag, true>, C, tail.tiles > 0 ? tail.first_tile : tiles,
+                                         p, configured_bare, stream, map_a, map_b, p);
+      e != cudaSuccess || tail.tiles == 0)
+    return e;
+  if constexpr (!b_is_k_major(C.op_b)) {
+    GemmParams q = p;  // the tail's blocks start as the whole waves' blocks exit
+    q.after_previous_kernel = programmatic_launch_enabled();
+    q.stream_window = nullptr, q.stream_window_bytes = 0;
+    return launch_gemm_kernel(simt_sgemm_tma_streamk_kernel<Tag>, C, tail.blocks, q, configured_tail, stream, map_a,
+                              map_b, q, tail);
+  }
+  return cudaErrorInvalidValue;  // streamk_tail gives `nn` instances no tail
 }
 
 }  // namespace autogemm::detail

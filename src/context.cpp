@@ -164,8 +164,9 @@ std::vector<KernelChoice> autogemmContext::fallback_ranking(const GemmProblem& p
       rank_with_neighbours(problem, limits, model, occ, neighbour_measurements(db_paths, signature, ta, tb, align));
   if (user_workspace != nullptr) {
     // Candidates whose repacked operands do not fit the caller's fixed workspace cannot run.
-    std::erase_if(ranked,
-                  [&](const KernelChoice& c) { return !repack_fits(workspace_size(*c.kernel, problem, c.split)); });
+    std::erase_if(ranked, [&](const KernelChoice& c) {
+      return !repack_fits(required_part(workspace_size(*c.kernel, problem, c.split)));
+    });
   }
   return ranked;
 }
@@ -190,9 +191,12 @@ bool autogemmContext::repack_fits(const WorkspaceNeeds& needs) const {
   return needs.repack_bytes == 0 || user_workspace == nullptr || user_workspace_need(needs) <= user_workspace_bytes;
 }
 
-Workspace autogemmContext::workspace(const WorkspaceNeeds& needs) {
+Workspace autogemmContext::workspace(WorkspaceNeeds needs) {
   std::lock_guard lock(mutex);
   if (user_workspace != nullptr) {
+    // A streamed tail the caller's buffer cannot hold is left out: the launch then runs without it.
+    if (needs.semaphore_count * sizeof(int) > kUserWorkspaceHead || user_workspace_need(needs) > user_workspace_bytes)
+      needs = required_part(needs);
     // The caller's buffer: split-k counters in a fixed head (zeroed by autogemmSetWorkspace and left
     // zero by every launch), partial sums after it, then the repacked operands at a 256-byte boundary.
     const size_t repack_offset = user_repack_offset(needs.partial_bytes);

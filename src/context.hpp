@@ -93,8 +93,9 @@ struct autogemmContext {
   autogemm::KernelChoice online_choice(const autogemm::GemmProblem& problem, int align);
   /// Forgets cached choices (after a settings change).
   void clear_choices();
-  /// A workspace of at least `needs`, grown on this handle's stream when too small.
-  autogemm::Workspace workspace(const autogemm::WorkspaceNeeds& needs);
+  /// A workspace of at least `needs`, grown on this handle's stream when too small (a caller's buffer
+  /// too small for a streamed tail's optional part gives a workspace without it).
+  autogemm::Workspace workspace(autogemm::WorkspaceNeeds needs);
   /// Bytes of the user workspace (autogemmSetWorkspace) that `needs` takes: the counters' head, the
   /// partial sums, then the repacked operands from the next 256-byte boundary of the address (the
   /// layout workspace() hands out). Call with a user workspace set and the mutex held.

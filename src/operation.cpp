@@ -8,6 +8,7 @@
 #include "operand_repack.hpp"
 #include "splitk_reduce.hpp"
 #include "status.hpp"
+#include "tma_launch_plan.hpp"
 
 namespace autogemm {
 
@@ -161,6 +162,15 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& p
   if (g.splits > 1 && (split.mode == SplitKMode::kSerial || c.is_gemv()))
     needs.semaphore_count =
         static_cast<size_t>((problem.m + c.bm - 1) / c.bm) * ((problem.n + c.bn - 1) / c.bn);
+  // A TMA launch whose last wave is partial: a slot per block of its streamed tail, a counter per tile.
+  if (c.is_tma() && split.mode == SplitKMode::kNone) {
+    const StreamKTail tail = streamk_tail(c, launch_params(kernel, problem, split));
+    if (tail.tiles > 0) {
+      needs.partial_bytes = sizeof(float) * static_cast<size_t>(tail.blocks) * c.bm * c.bn;
+      needs.semaphore_count = static_cast<size_t>(tail.tiles);
+      needs.streamk_optional = true;
+    }
+  }
   return needs;
 }
 
@@ -245,10 +255,11 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
     if (!enabled || p.stream_window_bytes > max_window) p.stream_window = nullptr, p.stream_window_bytes = 0;
   }
   const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
-  if (ws.partial_bytes < needs.partial_bytes || ws.semaphore_count < needs.semaphore_count)
-    return cudaErrorInvalidValue;
+  const bool holds = ws.partial_bytes >= needs.partial_bytes && ws.semaphore_count >= needs.semaphore_count;
+  if (!holds && !needs.streamk_optional) return cudaErrorInvalidValue;
   p.partials = ws.partials;
   p.semaphores = ws.semaphores;
+  p.streamk = holds && needs.streamk_optional;
   if (cudaError_t e = kernel.launch(p, stream); e != cudaSuccess) return e;
   if (kernel.config.residues_of_m())
     return launch_m_residue_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);

@@ -115,8 +115,8 @@ constexpr long grid_tiles(const KernelConfig& c, int m, int n) {
   return long{(grid_rows(c, m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
 }
 
-/// Workspace of a launch: partial sums (kParallel), per-tile semaphores (kSerial, zeroed once) and
-/// the repacked operands (RepackPlan).
+/// Workspace of a launch: partial sums (kParallel; a TMA launch's streamed tail), per-tile semaphores
+/// (kSerial, the streamed tail; zeroed once) and the repacked operands (RepackPlan).
 struct Workspace {
   float* partials = nullptr;
   size_t partial_bytes = 0;
@@ -129,7 +129,15 @@ struct WorkspaceNeeds {
   size_t partial_bytes = 0;
   size_t semaphore_count = 0;
   size_t repack_bytes = 0;
+  // The partials and semaphores are a streamed tail's slots and counters (a TMA launch in kNone
+  // mode, StreamKTail): a workspace without them runs the launch without the tail.
+  bool streamk_optional = false;
 };
+/// `needs` less a streamed tail's optional slots and counters: what a launch cannot run without.
+inline WorkspaceNeeds required_part(WorkspaceNeeds needs) {
+  if (needs.streamk_optional) needs.partial_bytes = 0, needs.semaphore_count = 0, needs.streamk_optional = false;
+  return needs;
+}
 
 /// Why `kernel` cannot run `problem` on `device` (layout, alignment, shared memory, architecture),
 /// or an empty string when it can. The kernel's own validity rule is checked too. With

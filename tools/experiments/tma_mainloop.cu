@@ -312,7 +312,7 @@ int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_byte
   CUtensorMap map_a, map_b;
   if (make_map(&map_a, p.a, p.m, p.k, p.m, C.bm, C.bk) || make_map(&map_b, p.b, p.n, p.k, p.n, C.bn, C.bk)) return 1;
   static std::atomic<unsigned long long> configured[2]{};  // per form: bare, general
-  const bool bare = autogemm::detail::bare_epilogue_fits(C, g);
+  const bool bare = autogemm::bare_epilogue_fits(C, g);
   // The form the library's launch picks for this problem (bare or general epilogue).
   auto kernel = bare ? autogemm::detail::simt_sgemm_tma_kernel<Tag, true>
                      : autogemm::detail::simt_sgemm_tma_kernel<Tag, false>;
