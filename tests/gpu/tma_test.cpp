@@ -93,7 +93,8 @@ TEST_P(TmaKMajorBTest, RepeatedLaunchesMatchTheNtTwinBitForBit) {
 // of about 1.5 waves of tiles on this device, K with a partial last k-tile and enough steps that
 // tiles fall to two or three blocks (contributors and finishers), against the float64 reference;
 // a second launch must give the same C bit for bit (the fix-up adds in a fixed order) and leave
-// every tile counter zero; a workspace without the tail's part runs the launch without it.
+// every tile counter zero, as must a replay of the launch captured into a CUDA Graph; a workspace
+// without the tail's part runs the launch without it.
 class TmaStreamKTest : public GpuTest, public ::testing::WithParamInterface<size_t> {};
 
 std::vector<size_t> x_major_b_tma_instances() {
@@ -151,6 +152,20 @@ TEST_P(TmaStreamKTest, PartialLastWaveMatchesFloat64AndIsRepeatable) {
   std::vector<int> left(needs.semaphore_count);
   ASSERT_CUDA(cudaMemcpy(left.data(), counters.get(), left.size() * sizeof(int), cudaMemcpyDeviceToHost));
   for (int v : left) ASSERT_EQ(v, 0) << "a tile counter was left raised";
+
+  // Captured into a CUDA Graph (the tail is a programmatic dependent launch): the same C again.
+  cudaStream_t stream = nullptr;
+  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_CUDA(fill_nan(p.c, buffers.c.count(), nullptr));
+  ASSERT_CUDA(cudaDeviceSynchronize());
+  cudaError_t launched = cudaSuccess;
+  const cudaError_t replayed = run_captured(stream, [&] { launched = run(kernel, p, none, ws, stream); });
+  cudaStreamDestroy(stream);
+  ASSERT_CUDA(launched);
+  ASSERT_CUDA(replayed);
+  const std::vector<float> from_graph = copy_to_host(buffers.c);
+  EXPECT_EQ(std::memcmp(first.data(), from_graph.data(), first.size() * sizeof(float)), 0)
+      << "the graph's replay differs from a direct launch";
 
   // The tail's part of the workspace is optional: without it the launch runs every tile whole.
   ASSERT_CUDA(fill_nan(p.c, buffers.c.count(), nullptr));
