@@ -39,9 +39,12 @@ __device__ __forceinline__ int load_acquire_gpu(const int* p) {
 
 /// The block whose steps include `step`: the largest b with streamk_first_step(t, b) <= step.
 __device__ __forceinline__ int streamk_block_of(const StreamKTail& t, int64_t step) {
-  int b = static_cast<int>(step * t.blocks / (static_cast<int64_t>(t.tiles) * t.k_tiles));
-  while (b + 1 < t.blocks && streamk_first_step(t, b + 1) <= step) ++b;
-  return b;
+  int lo = 0, hi = t.blocks - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (streamk_first_step(t, mid) <= step) lo = mid; else hi = mid - 1;
+  }
+  return lo;
 }
 #endif
 

@@ -34,15 +34,20 @@ struct StreamKTail {
   int tiles = 0;       // tiles in the tail; 0: no tail, every tile runs in the data-parallel grid
   int k_tiles = 0;     // BK steps per tile
   int blocks = 0;      // blocks sharing the tail's steps
+  int taper = 0;       // steps by which block 0's share exceeds the last block's (linear in between)
 };
 
 /// Fewest BK steps a block of the tail gets: its pipeline fill and its fix-up of a tile (writing or
 /// adding a bm x bn slot) must be small against its share of the main loop.
 inline constexpr int kStreamKMinSteps = 16;
 
-/// First step of block b of the tail (steps numbered tile by tile, k within a tile).
+/// First step of block b of the tail (steps numbered tile by tile, k within a tile): block b runs
+/// total / blocks + taper * ((blocks - 1) / 2 - b) / (blocks - 1) steps, as integers allow, so
+/// later blocks (which take SMs later, as the whole waves' blocks exit) may get fewer.
 __host__ __device__ constexpr int64_t streamk_first_step(const StreamKTail& t, int b) {
-  return static_cast<int64_t>(t.tiles) * t.k_tiles * b / t.blocks;
+  const int64_t total = static_cast<int64_t>(t.tiles) * t.k_tiles, g = t.blocks;
+  if (g <= 1 || t.taper == 0) return total * b / g;
+  return (total * b * 2 * (g - 1) + static_cast<int64_t>(t.taper) * b * (g - b) * g) / (2 * g * (g - 1));
 }
 
 /// The tail of a launch of TMA instance `c` with parameters `p` on a device of `sm_count` SMs (one
@@ -60,10 +65,21 @@ constexpr StreamKTail streamk_tail_of(const KernelConfig& c, int tiles, int k, i
   t.first_tile = tiles - remainder;
   t.tiles = remainder;
   t.k_tiles = (k + c.bk - 1) / c.bk;
-  const int64_t blocks = static_cast<int64_t>(t.tiles) * t.k_tiles / kStreamKMinSteps;
+  const int64_t steps = static_cast<int64_t>(t.tiles) * t.k_tiles;
+  const int64_t blocks = steps / kStreamKMinSteps;
   t.blocks = static_cast<int>(blocks > sm_count ? sm_count : blocks);
   // Fewer blocks than tiles would run some tiles one after another: no better than whole tiles.
-  return t.blocks > t.tiles ? t : none;
+  if (t.blocks <= t.tiles) return none;
+  // The tail's blocks take SMs in index order as the whole waves' blocks exit, spread over more
+  // time the more waves ran before: later blocks get fewer steps. k_tiles * waves / 64 steps from
+  // the first block's share to the last's, at most k_tiles / 8 and half a share (measured on the
+  // H100 for 2, 3 and 10 waves before the tail: docs/perf_notes.md, change 97).
+  const int64_t waves = tiles / sm_count, share = steps / t.blocks;
+  int64_t taper = static_cast<int64_t>(t.k_tiles) * waves / 64;
+  if (taper > t.k_tiles / 8) taper = t.k_tiles / 8;
+  if (taper > share / 2) taper = share / 2;
+  t.taper = static_cast<int>(taper);
+  return t;
 }
 
 /// False when AUTOGEMM_STREAMK=0: no launch runs a streamed tail (a diagnostic that measures what

@@ -1,4 +1,4 @@
-# The device calls of changes 95-96, as run (each was .carry/NAME on the H100 machine, with the binaries named in its header carried).
+# The device calls of changes 95-97, as run (each was .carry/NAME on the H100 machine, with the binaries named in its header carried).
 
 ######## .carry/call_95.sh
 #!/usr/bin/env bash
@@ -165,4 +165,26 @@ for r in 2 3; do
 done
 AUTOGEMM_STREAMK=0 $B/tools/gemm-tune bench --set seed --json $OUT/bench_seed_tuned_nostreamk.json | tail -14
 AUTOGEMM_STREAMK=0 $B/tools/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_tuned_nostreamk.json | tail -17
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+######## .carry/call_97.sh
+#!/usr/bin/env bash
+# Change 97 (tapered tail shares), full grid: GPU suite; the problems a tail runs on retuned (--force)
+# into a copy of call 96c's database; the seed and perf sets benchmarked twice with it.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=build/h100c
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+$B/tests/autogemm_gpu_tests --gtest_brief=1 2>&1 | tail -3
+xz -dc .carry/tuned.sqlite3.xz > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+$B/tools/gemm-tune tune --shape 4096,4096,4096 --layout all --force --json $OUT/tune_4096_97.json -q
+$B/tools/gemm-tune tune --shape 4096,11008,4096 --layout nn,nt --force --json $OUT/tune_11008_97.json -q
+$B/tools/gemm-tune tune --shape 3072,3072,3072 --layout nn --force --json $OUT/tune_3072_97.json -q
+for r in 1 2; do
+  $B/tools/gemm-tune bench --set seed --json $OUT/bench_seed_tuned_run${r}_97.json | grep -E "^3072x3072|^shape"
+  $B/tools/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_tuned_run${r}_97.json | grep -E "^4096x|^shape"
+done
+$B/tools/gemm-tune db check --db /tmp/tuned.sqlite3 | tail -1
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv

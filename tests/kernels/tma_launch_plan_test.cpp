@@ -18,14 +18,32 @@ TEST(StreamKTail, TakesThePartialLastWaveOf4096Cubed) {
   EXPECT_EQ(t.tiles, 116);
   EXPECT_EQ(t.k_tiles, 256);
   EXPECT_EQ(t.blocks, 132);
-  // Every step belongs to exactly one block, blocks in order, each with 224 or 225 steps.
+  EXPECT_EQ(t.taper, 256 * 3 / 64);  // 3 waves before the tail
+  // Every step belongs to exactly one block, blocks in order; the shares fall from about 225 + 6
+  // to 225 - 6 (the taper), neighbours within two steps (each share is rounded).
   EXPECT_EQ(streamk_first_step(t, 0), 0);
   EXPECT_EQ(streamk_first_step(t, t.blocks), int64_t{116} * 256);
-  for (int b = 0; b < t.blocks; ++b) {
+  int64_t previous = streamk_first_step(t, 1);
+  EXPECT_NEAR(previous, 225 + 6, 1);
+  for (int b = 1; b < t.blocks; ++b) {
     const int64_t steps = streamk_first_step(t, b + 1) - streamk_first_step(t, b);
-    EXPECT_GE(steps, 224);
-    EXPECT_LE(steps, 225);
+    EXPECT_LE(steps, previous + 2);
+    EXPECT_GE(steps, previous - 2);
+    previous = steps;
   }
+  EXPECT_NEAR(previous, 225 - 6, 1);
+  StreamKTail even = t;
+  even.taper = 0;
+  for (int b = 0; b <= even.blocks; ++b) EXPECT_EQ(streamk_first_step(even, b), int64_t{116} * 256 * b / 132);
+}
+
+TEST(StreamKTail, TaperGrowsWithTheWavesBeforeTheTailWithinItsCaps) {
+  // 3072^3 on 128x256 tiles: 288 tiles, 2 waves, 24 tail tiles of 192 steps, 34 steps a block.
+  EXPECT_EQ(streamk_tail_of(kNt, 288, 3072, 132, true, true).taper, 192 * 2 / 64);
+  // 4096x11008x4096: 10 waves would give 40 steps; capped at k_tiles / 8.
+  EXPECT_EQ(streamk_tail_of(kNt, 1376, 4096, 132, true, true).taper, 256 / 8);
+  // Short shares: at most half a share (20 tiles of 32 steps over 40 blocks: 16 steps a block).
+  EXPECT_LE(streamk_tail_of(kNt, 152 + 132 * 8, 512, 132, true, true).taper, 8);
 }
 
 TEST(StreamKTail, NoneWhereItCannotPayOrCannotRun) {

@@ -353,6 +353,77 @@ int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_byte
   return failures;
 }
 
+// Change 96's follow-up: where the streamed tail's time goes. The instance's bare form over every
+// tile (no tail), the library's plan (whole waves, then the tail) with shares tapered from the first
+// tail block to the last (StreamKTail::taper), and every tile streamed (no data-parallel grid); the
+// tail's sums differ from the reference in order only, so the check prints the largest difference
+// instead of bit identity. (Its first run also timed one wave fewer and a longer tail: between the
+// two, docs/results/h100_tma_mainloop_streamk_96.txt.)
+template <class Tag>
+int run_streamk_plans(const char* name, Problem& p, void* flush, size_t flush_bytes) {
+  constexpr KernelConfig C = Tag::value;
+  GemmParams g;
+  g.m = p.m, g.n = p.n, g.k = p.k, g.a = p.a, g.b = p.b, g.c = p.c, g.lda = p.m, g.ldb = p.n, g.ldc = p.m;
+  g.k_per_split = p.k;
+  if (!autogemm::bare_epilogue_fits(C, g)) return 0;
+  CUtensorMap map_a, map_b;
+  if (make_map(&map_a, p.a, p.m, p.k, p.m, C.bm, C.bk) || make_map(&map_b, p.b, p.n, p.k, p.n, C.bn, C.bk)) return 1;
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn), k_tiles = ceil_div(p.k, C.bk);
+  float* slots = nullptr;
+  int* counters = nullptr;
+  CHECK(cudaMalloc(&slots, sizeof(float) * size_t(sms) * C.bm * C.bn));
+  CHECK(cudaMalloc(&counters, sizeof(int) * size_t(tiles)));
+  CHECK(cudaMemset(counters, 0, sizeof(int) * size_t(tiles)));
+  g.partials = slots, g.semaphores = counters;
+  static std::atomic<unsigned long long> configured_dp{0}, configured_tail{0};
+  struct Plan {
+    const char* label;
+    int first_tile;  // tiles before it run data-parallel; -1: none streamed
+    int taper;       // StreamKTail::taper, in 256ths of a tile's steps
+  };
+  const int waves = tiles / sms * sms;
+  const Plan plans[] = {{"no tail", -1, 0},           {"whole waves + tail", waves, 0},
+                        {"whole waves + tail, taper 1/32", waves, 8}, {"whole waves + tail, taper 1/16", waves, 16},
+                        {"whole waves + tail, taper 1/8", waves, 32}, {"whole waves + tail, taper 1/4", waves, 64},
+                        {"every tile streamed", 0, 0}};
+  for (const Plan& plan : plans) {
+    if (plan.first_tile >= tiles) continue;
+    autogemm::StreamKTail tail;
+    if (plan.first_tile >= 0) {
+      tail.first_tile = plan.first_tile, tail.tiles = tiles - plan.first_tile, tail.k_tiles = k_tiles;
+      tail.blocks = sms;
+      tail.taper = plan.taper * k_tiles / 256;
+    }
+    GemmParams q = g;
+    q.after_previous_kernel = true;
+    auto launch = [&] {
+      if (tail.first_tile > 0 || plan.first_tile < 0)
+        autogemm::detail::launch_gemm_kernel(autogemm::detail::simt_sgemm_tma_kernel<Tag, true>, C,
+                                             plan.first_tile < 0 ? tiles : tail.first_tile, g, configured_dp,
+                                             nullptr, map_a, map_b, g);
+      if (plan.first_tile >= 0)
+        autogemm::detail::launch_gemm_kernel(autogemm::detail::simt_sgemm_tma_streamk_kernel<Tag>, C, tail.blocks, q,
+                                             configured_tail, nullptr, map_a, map_b, q, tail);
+    };
+    CHECK(cudaMemset(p.c, 0xff, sizeof(float) * size_t(p.m) * p.n));
+    launch();
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> got, want;
+    if (fetch_outputs(p, got, want)) return 1;
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i) worst = std::max(worst, double(std::abs(got[i] - want[i])));
+    char check[96], label[128];
+    std::snprintf(check, sizeof check, "max |diff| %.2e", worst);
+    std::snprintf(label, sizeof label, "%s, %s", name, plan.label);
+    report(label, p, time_it(launch, flush, flush_bytes), check);
+  }
+  CHECK(cudaFree(slots));
+  CHECK(cudaFree(counters));
+  return 0;
+}
+
 int run_cublas(cublasHandle_t handle, Problem& p, void* flush, size_t flush_bytes) {
   const float alpha = 1.0f, beta = 0.0f;
   auto launch = [&] {
@@ -392,6 +463,8 @@ int run_variants(Problem& p, void* flush, size_t flush_bytes) {
   failures += run_library_tma<Tma8x16<256, 128, 16, 4>>("library tma 256x128x16 s4", p, flush, flush_bytes);
   failures += run_library_tma<Tma8x16<128, 256, 16, 4>>("library tma 128x256x16 s4", p, flush, flush_bytes);
   failures += run_library_tma<Tma8x16<256, 128, 32, 3>>("library tma 256x128x32 s3", p, flush, flush_bytes);
+  failures += run_streamk_plans<Tma8x16<128, 256, 16, 4>>("tma 128x256x16", p, flush, flush_bytes);
+  failures += run_streamk_plans<Tma8x16<256, 128, 16, 4>>("tma 256x128x16", p, flush, flush_bytes);
   return failures;
 }
 
@@ -411,7 +484,7 @@ int main(int argc, char** argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   std::printf("device: %s, %d SMs\n", prop.name, prop.multiProcessorCount);
   int failures = 0;
-  const int shapes[][3] = {{4096, 4096, 4096}, {4096, 4224, 4096}};
+  const int shapes[][3] = {{4096, 4096, 4096}, {4096, 4224, 4096}, {3072, 3072, 3072}, {4096, 11008, 4096}};
   for (int timing = 0; timing < (hide_host_too ? 2 : 1); ++timing) {
     g_hide_host = timing == 1;
     std::printf("\n== timing: %s\n", g_hide_host ? "memset flush, then 200 us of spin (host work hidden)"
