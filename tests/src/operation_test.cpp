@@ -1,6 +1,7 @@
 // The launch parameters run() derives from an instance, a problem and a split choice, without a GPU:
-// split geometry, GEMV split semantics and workspace, the streamed operand's address range, and which
-// operands are repacked for which kernels (with the workspace their copies take).
+// split geometry, GEMV split semantics and workspace, the streamed operand's address range, which
+// operands are repacked for which kernels (with the workspace their copies take), and which part of
+// a workspace a launch cannot run without.
 #include <gtest/gtest.h>
 
 #include "operation.hpp"
@@ -94,6 +95,21 @@ GemmProblem problem(Op op_a, Op op_b, int m, int n, int k) {
   p.lda = op_a == Op::N ? m : k;
   p.ldb = op_b == Op::N ? k : n;
   return p;
+}
+
+TEST(Workspace, TheStreamedTailsPartIsOptionalTheRestRequired) {
+  WorkspaceNeeds needs;
+  needs.partial_bytes = 1 << 20, needs.semaphore_count = 24, needs.repack_bytes = 3 << 20;
+  needs.streamk_optional = true;  // a streamed tail's slots and counters, beside a repack
+  const WorkspaceNeeds required = required_part(needs);
+  EXPECT_EQ(required.partial_bytes, 0u);
+  EXPECT_EQ(required.semaphore_count, 0u);
+  EXPECT_EQ(required.repack_bytes, needs.repack_bytes);
+  EXPECT_FALSE(required.streamk_optional);
+  needs.streamk_optional = false;  // split-k's partials and counters cannot be left out
+  const WorkspaceNeeds split = required_part(needs);
+  EXPECT_EQ(split.partial_bytes, needs.partial_bytes);
+  EXPECT_EQ(split.semaphore_count, needs.semaphore_count);
 }
 
 TEST(Repack, OnlyKMajorOperandsForXMajorKernelsWhenAllowed) {
