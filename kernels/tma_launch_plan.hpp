@@ -1,7 +1,7 @@
 // How a launch of a TMA instance (KernelConfig family kTma) is laid out: which form of the kernel
 // runs (bare_epilogue_fits) and which tiles, if any, run as a streamed tail (streamk_tail). Host
 // code asks it for the workspace a launch needs (workspace_size), the launch for its grids, so both
-// read the same rule. docs/kernels.md, "TMA instances"; docs/perf_notes.md, changes 92 and 96.
+// read the same rule. docs/kernels.md, "TMA instances"; docs/perf_notes.md, changes 92, 96 and 97.
 #pragma once
 
 #include <cstdint>
@@ -25,8 +25,8 @@ inline bool bare_epilogue_fits(const KernelConfig& c, const GemmParams& p) {
 /// The streamed tail of a bare TMA launch whose tiles fill the SMs a whole number of times and then
 /// part of a wave (4096^3 on 256x128 tiles: 512 tiles, 3 waves of 132 and 116 more). The whole
 /// waves run as usual, one block per tile; the last `tiles` tiles' tiles x k_tiles BK-steps are
-/// divided evenly over `blocks` blocks of a second launch (stream-K), so the last wave ends with
-/// every SM busy instead of 16 idle. A tile whose steps fall to several blocks is summed by the
+/// divided over `blocks` blocks of a second launch (stream-K; the later blocks' shares tapered,
+/// streamk_first_step), so the last wave ends with every SM busy instead of 16 idle. A tile whose steps fall to several blocks is summed by the
 /// block holding its last step, from the others' partial sums (one slot of bm x bn floats per
 /// block) once a per-tile counter says they are written.
 struct StreamKTail {

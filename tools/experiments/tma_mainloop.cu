@@ -298,6 +298,15 @@ int run_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   return differ == 0 ? 0 : 1;
 }
 
+// The problem as the library's launches take it: `nt`, unsplit, alpha 1 and beta 0, leading
+// dimensions the extents.
+GemmParams library_params(const Problem& p) {
+  GemmParams g;
+  g.m = p.m, g.n = p.n, g.k = p.k, g.a = p.a, g.b = p.b, g.c = p.c, g.lda = p.m, g.ldb = p.n, g.ldc = p.m;
+  g.k_per_split = p.k;
+  return g;
+}
+
 // Experiment 89: the library's TMA instance (Family::kTma Tag) on the same problem, launched (a) as the
 // tuner and the library launch it (launch_simt_sgemm_tma: two tensor maps encoded per launch), or (b)
 // its kernel with maps encoded once, as run_tma launches the twins. Also prints the host's time per
@@ -306,9 +315,7 @@ template <class Tag>
 int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   constexpr KernelConfig C = Tag::value;
   static_assert(C.is_tma(), "a library TMA instance");
-  GemmParams g;
-  g.m = p.m, g.n = p.n, g.k = p.k, g.a = p.a, g.b = p.b, g.c = p.c, g.lda = p.m, g.ldb = p.n, g.ldc = p.m;
-  g.k_per_split = p.k;
+  GemmParams g = library_params(p);
   CUtensorMap map_a, map_b;
   if (make_map(&map_a, p.a, p.m, p.k, p.m, C.bm, C.bk) || make_map(&map_b, p.b, p.n, p.k, p.n, C.bn, C.bk)) return 1;
   static std::atomic<unsigned long long> configured[2]{};  // per form: bare, general
@@ -362,9 +369,7 @@ int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_byte
 template <class Tag>
 int run_streamk_plans(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   constexpr KernelConfig C = Tag::value;
-  GemmParams g;
-  g.m = p.m, g.n = p.n, g.k = p.k, g.a = p.a, g.b = p.b, g.c = p.c, g.lda = p.m, g.ldb = p.n, g.ldc = p.m;
-  g.k_per_split = p.k;
+  GemmParams g = library_params(p);
   if (!autogemm::bare_epilogue_fits(C, g)) return 0;
   CUtensorMap map_a, map_b;
   if (make_map(&map_a, p.a, p.m, p.k, p.m, C.bm, C.bk) || make_map(&map_b, p.b, p.n, p.k, p.n, C.bn, C.bk)) return 1;
