@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "splitk_reduce.hpp"
+#include "tma_launch_plan.hpp"
 
 namespace autogemm {
 
@@ -131,6 +132,21 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   return t;
 }
 
+/// Tiles' worth of main loop the busiest SM runs: per_sm whole tiles, except where a TMA launch
+/// streams its partial last wave (tma_launch_plan.hpp): then the whole waves plus each tail block's
+/// share of a tile, at the streamed kernel's 4.6% more per step (perf_notes.md, measurement 96b).
+/// The model does not see alpha, beta or C's alignment: a problem of whole tiles is priced in the
+/// bare form the tuner times (alpha 1, beta 0), the form that runs the tail.
+double busiest_sm_tiles(const KernelConfig& c, long blocks, long per_sm, bool unsplit, int m, int n, int k,
+                        int sm_count) {
+  if (!unsplit || m % c.bm != 0 || n % c.bn != 0) return static_cast<double>(per_sm);
+  const StreamKTail tail = streamk_tail_of(c, static_cast<int>(blocks), k, sm_count, true, streamk_enabled());
+  if (tail.tiles == 0) return static_cast<double>(per_sm);
+  constexpr double kStreamedStepCost = 1.046;
+  return static_cast<double>(blocks - tail.tiles) / sm_count +
+         kStreamedStepCost * static_cast<double>(tail.tiles) / tail.blocks;
+}
+
 }  // namespace
 
 double repack_estimate_us(const KernelConfig& c, const GemmProblem& problem, const DeviceModel& device) {
@@ -163,13 +179,21 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const double lds = (c.tm + c.tn) / 4.0;
   // (TMA instances: a copy warpgroup of their own issues the copies.)
   const double copies = c.is_tma() ? 0.0 : static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
-  const double inner_eff = fma / (fma + 1.5 * lds + 4.0 * copies);
-  // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy.
+  // A thread's k-tile beyond 3072 FFMAs (fully unrolled: ~64 KB of code for 8x16 at BK = 32) runs
+  // past the instruction cache: the 256x128x32 TMA tile ran 4096^3 `nt` at 0.83 of its BK = 16 twin
+  // (3049 against 2533 us), and no such tile wins a tuned problem (perf_notes.md, change 98).
+  const double code_eff = fma * c.bk > 3072 ? 0.85 : 1.0;
+  const double inner_eff = code_eff * fma / (fma + 1.5 * lds + 4.0 * copies);
+  // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy. A TMA
+  // instance's 8 compute warps wait on no copies of their own (the copy warpgroup keeps the stages
+  // in flight) and read their fragments a k-step ahead: 4096^3 `nt` ran 2538 us on 128x256 TMA tiles
+  // against 3300 on the 128x128x8 tile of 16 warps the model preferred (perf_notes.md, change 98).
   const double warps = static_cast<double>(resident) * c.compute_threads() / 32.0;
-  const double latency_eff = std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
+  const double latency_eff = c.is_tma() ? 1.0 : std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
   const double eff = std::max(0.05, std::min(1.0, inner_eff * std::min(1.0, latency_eff)));
   const double block_fmas = static_cast<double>(c.bm) * c.bn * k_per_block;  // includes edge waste
-  const double compute_us = per_sm * block_fmas / (device.fma_per_us_per_sm * eff);
+  const double compute_us = busiest_sm_tiles(c, blocks, per_sm, unsplit, m, n, k, device.sm_count) * block_fmas /
+                            (device.fma_per_us_per_sm * eff);
 
   // Memory: every block streams its A and B panels through L2; DRAM sees each matrix at least once.
   const double l2_bytes = 4.0 * static_cast<double>(blocks) * (c.bm + c.bn) * k_per_block;

@@ -71,6 +71,37 @@ TEST(CostModel, WaveQuantizationCosts) {
   EXPECT_GT(two_waves, 1.5 * one_wave);
 }
 
+TEST(CostModel, AStreamedTailIsPricedAsTheShareOfATileEachSmRuns) {
+  // 3072^3 on 128x256 TMA tiles: 288 tiles, 2 waves and 24 tiles streamed over 132 blocks. Priced
+  // as 3 waves, the instance lost the untuned choice to the 128x192 tile it now beats by 7%
+  // (1099 against 1177 us on the H100; perf_notes.md, change 96).
+  const DeviceModel d = h100_like();
+  constexpr KernelConfig tma{128, 256, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 4, Family::kTma};
+  const SplitChoice none{1, SplitKMode::kNone};
+  const double streamed = estimate_us(tma, 1, 3072, 3072, 3072, none, d);
+  const double two_waves = estimate_us(tma, 1, 128 * 264 / 12, 3072, 3072, none, d);  // 264 tiles
+  const double three_waves = estimate_us(tma, 1, 128 * 396 / 12, 3072, 3072, none, d);  // 396 tiles
+  EXPECT_GT(streamed, two_waves * 1.05);
+  EXPECT_LT(streamed, two_waves * 1.2);
+  EXPECT_LT(streamed, three_waves * 0.8);
+  // Where the tail cannot run (tiles that overhang C: the general epilogue), the last wave is whole.
+  EXPECT_GT(estimate_us(tma, 1, 3072 - 4, 3072, 3072, none, d), three_waves * 0.95);
+}
+
+TEST(CostModel, RanksTheTmaTileAheadOfTheSixteenWarpTileAtFourThousandCubed) {
+  // Measured on the H100 (perf_notes.md, change 98): 4096^3 `nt` 2526 us on the 256x128x16 TMA
+  // tile, 3049 on its BK = 32 twin (a k-tile of 4096 FFMAs per thread), 3300 on the 128x128x8 tile
+  // of two 8-warp blocks per SM that the model used to prefer.
+  const DeviceModel d = h100_like();
+  constexpr KernelConfig tma16{256, 128, 16, 64, 64, 8, 16, 4, 1, Op::N, Op::T, 4, Family::kTma};
+  constexpr KernelConfig tma32{256, 128, 32, 64, 64, 8, 16, 3, 1, Op::N, Op::T, 4, Family::kTma};
+  constexpr KernelConfig small{128, 128, 8, 64, 32, 8, 8, 2, 2, Op::N, Op::T, 4};
+  const SplitChoice none{1, SplitKMode::kNone};
+  const double t16 = estimate_us(tma16, 1, 4096, 4096, 4096, none, d);
+  EXPECT_LT(t16, estimate_us(small, 2, 4096, 4096, 4096, none, d));
+  EXPECT_GT(estimate_us(tma32, 1, 4096, 4096, 4096, none, d), 1.1 * t16);
+}
+
 TEST(CostModel, SplitKHelpsSmallOutputsWithLongK) {
   const DeviceModel d = h100_like();
   const double none = estimate_us(k128, 1, 128, 128, 32768, {1, SplitKMode::kNone}, d);

@@ -1,0 +1,128 @@
+# Device calls 98a, 98b, 99, 100, 101 (session of 2026-11-25 (2)); binaries carried under .carry/
+
+# ===== call_98a.sh
+#!/usr/bin/env bash
+# Sanitizers on the TMA tests with the code of 4233ab8 (binaries of call 97's build: later commits
+# change comments, a CPU test and the experiment tool only). Owed since change 97 (taper).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+T=.carry/bin97/autogemm_gpu_tests
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+run_tool() {  # tool filter seconds
+  echo "=== $1 of $2 (limit $3 s)"
+  local t0=$(date +%s)
+  AUTOGEMM_TEST_SANITIZER=1 timeout $3 compute-sanitizer --tool $1 --error-exitcode 1 $T \
+    --gtest_filter="$2" --gtest_brief=1 > $OUT/$1.txt 2>&1
+  local rc=$?
+  echo "rc=$rc after $(( $(date +%s) - t0 )) s"; tail -4 $OUT/$1.txt
+}
+run_tool racecheck 'SimtSgemmTma/TmaStreamKTest.*:*InstanceTest*tma*' 230
+run_tool memcheck 'SimtSgemmTma*:*InstanceTest*tma*' 150
+run_tool synccheck 'SimtSgemmTma*:*InstanceTest*tma*' 150
+
+# ===== call_98b.sh
+#!/usr/bin/env bash
+# The benchmark's 4096^3 nt against the tuner's (perf_notes change 97: 2558 against 2518 us on one
+# unit): the problem benchmarked alone, then the perf set as in call 97 with a clock/power trace,
+# then the tuner's timing in a fresh process. Binaries of call 97's build; database of call 96c.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin97
+AUTOGEMM_TEST_SANITIZER=1 compute-sanitizer --tool memcheck $B/autogemm_gpu_tests \
+  --gtest_filter='SimtSgemmTma*:*InstanceTest*tma*' 2>&1 | grep -E "^\[ +(OK|SKIPPED|FAILED) +\]|SUMMARY"
+xz -dc .carry/tuned.sqlite3.xz > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+nvidia-smi --query-gpu=timestamp,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active \
+  --format=csv -lms 100 > $OUT/smi_trace.csv &
+SMI=$!
+for r in 1 2; do
+  echo "=== alone, run $r: $(date +%T.%N)"
+  $B/gemm-tune bench --shape 4096,4096,4096 --layout nt,nn --json $OUT/bench_4096_alone_r$r.json | grep -E "^4096|^shape"
+done
+echo "=== perf set, all layouts: $(date +%T.%N)"
+$B/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_98.json | while IFS= read -r l; do echo "$(date +%T.%N) $l"; done
+echo "=== tuner, 4096^3 nt: $(date +%T.%N)"
+cp /tmp/tuned.sqlite3 /tmp/t2.sqlite3
+AUTOGEMM_DB=/tmp/t2.sqlite3 $B/gemm-tune tune --shape 4096,4096,4096 --layout nt --force --json $OUT/tune_4096_nt_98.json -q
+echo "=== end: $(date +%T.%N)"
+kill $SMI
+
+# ===== call_99.sh
+#!/usr/bin/env bash
+# Change 98 (the cost model prices a TMA launch's streamed tail): untuned choices before (HEAD's
+# gemm-tune, c17aa65) and after, alternating on one unit. nt only for the plain model (it never
+# picks a repacking choice, and the nn TMA instance has no tail); the fallback list through the
+# neighbours of call 96c's tuned database.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz > /tmp/tuned.sqlite3
+for r in 1 2; do
+  for v in head new; do
+    G=.carry/bin_$v/gemm-tune
+    echo "=== run $r, $v"
+    rm -f /tmp/empty.sqlite3
+    AUTOGEMM_DB=/tmp/empty.sqlite3 $G bench --set seed --layout nt --json $OUT/untuned_seed_nt_${v}_$r.json | tail -n +2
+    AUTOGEMM_DB=/tmp/empty.sqlite3 $G bench --set perf --layout nt --json $OUT/untuned_perf_nt_${v}_$r.json | tail -n +2
+    AUTOGEMM_DB=/tmp/tuned.sqlite3 $G bench --shapes tools/fallback_problems.csv --json $OUT/fallback_${v}_$r.json \
+      | tail -n +2
+  done
+done
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_100.sh
+#!/usr/bin/env bash
+# Change 98b (the cost model prices the streamed tail and counts no latency loss for TMA instances):
+# untuned choices before (c17aa65's gemm-tune) and after, alternating on one unit. The plain model
+# (no database) in nt and nn; the fallback list through the neighbours of call 96c's database.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz > /tmp/tuned.sqlite3
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in head new2; do
+    G=.carry/bin_$v/gemm-tune
+    echo "=== run $r, $v"
+    rm -f /tmp/empty.sqlite3
+    for set in seed perf; do
+      AUTOGEMM_DB=/tmp/empty.sqlite3 $G bench --set $set --layout nt,nn --json /tmp/j/untuned_${set}_${v}_$r.json 2>&1 \
+        | grep -v "^\[autogemm warning\]" | tail -n +2
+    done
+    AUTOGEMM_DB=/tmp/tuned.sqlite3 $G bench --shapes tools/fallback_problems.csv --json /tmp/j/fallback_${v}_$r.json \
+      | tail -n +2
+  done
+done
+tar czf $OUT/untuned_100.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_101.sh
+#!/usr/bin/env bash
+# Change 98c (98b, and k-tiles beyond 3072 FFMAs per thread priced at 0.85):
+# untuned choices before (c17aa65's gemm-tune) and after, alternating on one unit. The plain model
+# (no database) in nt and nn; the fallback list through the neighbours of call 96c's database.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz > /tmp/tuned.sqlite3
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in head new3; do
+    G=.carry/bin_$v/gemm-tune
+    echo "=== run $r, $v"
+    rm -f /tmp/empty.sqlite3
+    for set in seed perf; do
+      AUTOGEMM_DB=/tmp/empty.sqlite3 $G bench --set $set --layout nt,nn --json /tmp/j/untuned_${set}_${v}_$r.json 2>&1 \
+        | grep -v "^\[autogemm warning\]" | tail -n +2
+    done
+    AUTOGEMM_DB=/tmp/tuned.sqlite3 $G bench --shapes tools/fallback_problems.csv --json /tmp/j/fallback_${v}_$r.json \
+      | tail -n +2
+  done
+done
+tar czf $OUT/untuned_101.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
