@@ -115,9 +115,9 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
   for (const auto& [mode, v] : by_mode) unmeasured_mode[mode] = percentile75(v);
 
   // The heuristic's candidates, re-priced by their calibration; the instances that read repacked
-  // operands too, since neighbours can show them faster than the model (which cannot see what a
-  // K-major operand costs) would (docs/perf_notes.md, change 26).
-  std::vector<KernelChoice> ranked = rank_heuristic(problem, limits, model, occupancy, RepackPolicy::kAllowed);
+  // operands too, since neighbours can show them faster than the model (which cannot see what most
+  // K-major copy paths cost) would (docs/perf_notes.md, change 26).
+  std::vector<KernelChoice> ranked = rank_heuristic(problem, limits, model, occupancy);
   for (KernelChoice& c : ranked) {
     const size_t i = static_cast<size_t>(c.kernel - registry.data());
     const int mode = static_cast<int>(c.split.mode);

@@ -20,12 +20,15 @@ struct KernelChoice {
 /// Every (instance, split-k) pair that can implement the problem, by the cost model's estimate,
 /// cheapest first. `occupancy(index)` returns the blocks per SM of registry entry `index`
 /// (0 = cannot run). Empty when no compiled instance can implement the problem. With
-/// RepackPolicy::kAllowed also the instances that read repacked operands, their copies in the
-/// estimate (the model itself cannot see what a K-major operand costs, so only measured neighbours
-/// make them win: rank_with_neighbours).
+/// RepackPolicy::kAllowed (the untuned choice's) also the instances that read repacked operands,
+/// their copies in the estimate. The model prices no K-major copy path but the TMA instance's
+/// transposition, so an instance of the problem's own layout prices at most its X-major twin, and
+/// the copies win only where no twin runs as fast: the TMA instances, which have no `tn`/`tt` form
+/// and whose `nn` form pays for its transposition (docs/perf_notes.md, change 99). Neighbours'
+/// measurements make other repacks win (rank_with_neighbours).
 std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
                                          const DeviceModel& model, const std::function<int(size_t)>& occupancy,
-                                         RepackPolicy repack = RepackPolicy::kNever);
+                                         RepackPolicy repack = RepackPolicy::kAllowed);
 
 /// The front of rank_heuristic; kernel == nullptr when nothing implements the problem.
 KernelChoice choose_heuristic(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,

@@ -151,7 +151,10 @@ double busiest_sm_tiles(const KernelConfig& c, long blocks, long per_sm, bool un
 
 double repack_estimate_us(const KernelConfig& c, const GemmProblem& problem, const DeviceModel& device) {
   const size_t bytes = repack_layout(problem, repack_plan(c, problem)).bytes;
-  return 2.0 * static_cast<double>(bytes) / device.dram_bytes_per_us;
+  if (bytes == 0) return 0.0;
+  // Plus the copy kernel's launch and ramp, which the GEMM's dependent launch does not hide.
+  constexpr double kCopyLaunchUs = 2.0;
+  return 2.0 * static_cast<double>(bytes) / device.dram_bytes_per_us + kCopyLaunchUs;
 }
 
 double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
@@ -183,7 +186,11 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // past the instruction cache: the 256x128x32 TMA tile ran 4096^3 `nt` at 0.83 of its BK = 16 twin
   // (3049 against 2533 us), and no such tile wins a tuned problem (perf_notes.md, change 98).
   const double code_eff = fma * c.bk > 3072 ? 0.85 : 1.0;
-  const double inner_eff = code_eff * fma / (fma + 1.5 * lds + 4.0 * copies);
+  // A TMA instance of a K-major B (`nn`) transposes B's staged boxes in its copy warpgroup, beside
+  // the compute warps: 4096^3 ran 2640 us against its `nt` twin's 2554 without tails (3.4%;
+  // perf_notes.md, changes 94-95). Other K-major copy paths are not priced (see rank_heuristic).
+  const double transpose_eff = c.is_tma() && b_is_k_major(c.op_b) ? 0.967 : 1.0;
+  const double inner_eff = code_eff * transpose_eff * fma / (fma + 1.5 * lds + 4.0 * copies);
   // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy. A TMA
   // instance's 8 compute warps wait on no copies of their own (the copy warpgroup keeps the stages
   // in flight) and read their fragments a k-step ahead: 4096^3 `nt` ran 2538 us on 128x256 TMA tiles

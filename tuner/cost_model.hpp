@@ -38,7 +38,7 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
 
 /// Estimated time of the copies run() makes before `c` runs `problem` (operation.hpp, RepackPlan;
 /// 0 when it copies nothing): every copied byte read and written once at the DRAM rate (the H100's
-/// transposes move ~2.5 TB/s, docs/perf_notes.md change 24).
+/// transposes move ~2.5 TB/s, docs/perf_notes.md change 24), plus the copy kernel's launch.
 double repack_estimate_us(const KernelConfig& c, const GemmProblem& problem, const DeviceModel& device);
 
 }  // namespace autogemm

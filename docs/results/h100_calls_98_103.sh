@@ -126,3 +126,33 @@ for r in 1 2; do
 done
 tar czf $OUT/untuned_101.tar.gz -C /tmp/j .
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_102.sh
+#!/usr/bin/env bash
+# Change 99 (the untuned choice may repack: TMA instances on repacked operands without
+# measurements): c17aa65's gemm-tune against change 99's (which includes change 98), alternating
+# on one unit. No database: seed and perf sets in all layouts, the fallback list; then the fallback
+# list through the neighbours of call 96c's database.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz > /tmp/tuned.sqlite3
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in head new4; do
+    G=.carry/bin_$v/gemm-tune
+    echo "=== run $r, $v"
+    rm -f /tmp/empty.sqlite3
+    for set in seed perf; do
+      AUTOGEMM_DB=/tmp/empty.sqlite3 $G bench --set $set --layout all --json /tmp/j/untuned_${set}_${v}_$r.json 2>&1 \
+        | grep -v "^\[autogemm warning\]" | tail -n +2
+    done
+    AUTOGEMM_DB=/tmp/empty.sqlite3 $G bench --shapes tools/fallback_problems.csv --json /tmp/j/plain_fallback_${v}_$r.json \
+      2>&1 | grep -v "^\[autogemm warning\]" | tail -n +2
+    AUTOGEMM_DB=/tmp/tuned.sqlite3 $G bench --shapes tools/fallback_problems.csv --json /tmp/j/fallback_${v}_$r.json \
+      | tail -n +2
+  done
+done
+tar czf $OUT/untuned_102.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
