@@ -156,3 +156,28 @@ for r in 1 2; do
 done
 tar czf $OUT/untuned_102.tar.gz -C /tmp/j .
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_103.sh
+#!/usr/bin/env bash
+# Changes 98-99 (14321ce), full grid: GPU suite; the seed set and the perf set (all layouts)
+# retuned (--force) into a copy of call 96c's database with the new cost model ordering the
+# tuner's pool; both sets benchmarked twice with it (the targets of issue 6).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin_final
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+$B/autogemm_gpu_tests --gtest_brief=1 2>&1 | tail -3
+xz -dc .carry/tuned.sqlite3.xz > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+t0=$(date +%s)
+$B/gemm-tune tune --set seed --force --json $OUT/tune_seed_103.json -q
+$B/gemm-tune tune --set perf --layout all --force --json $OUT/tune_perf_103.json -q
+echo "tuning took $(( $(date +%s) - t0 )) s"
+for r in 1 2; do
+  $B/gemm-tune bench --set seed --json $OUT/bench_seed_tuned_run${r}_103.json | tail -n +1
+  $B/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_tuned_run${r}_103.json | tail -n +1
+done
+$B/gemm-tune db check --db /tmp/tuned.sqlite3 | tail -1
+xz -c /tmp/tuned.sqlite3 > $OUT/tuned_103.sqlite3.xz
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
