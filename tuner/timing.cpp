@@ -2,6 +2,7 @@
 #include "timing.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <string_view>
 
@@ -46,6 +47,16 @@ double median(std::vector<double> values) {
 
 bool unsteady(const TimingResult& t, double tolerance) { return t.max_us - t.min_us > tolerance * t.median_us; }
 
+void run_untimed_for(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,
+                     double ms) {
+  const auto start = std::chrono::steady_clock::now();
+  while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() < ms) {
+    flusher.flush(stream);
+    launch(stream);
+    AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  }
+}
+
 TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,
                          const TimingOptions& options) {
   for (int i = 0; i < options.warmup; ++i) {
@@ -53,6 +64,7 @@ TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaSt
     launch(stream);
   }
   AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (options.warmup_ms > 0) run_untimed_for(launch, stream, flusher, options.warmup_ms);
 
   cudaEvent_t start = nullptr, stop = nullptr;
   AUTOGEMM_CUDA_CHECK(cudaEventCreate(&start));

@@ -9,6 +9,13 @@
 
 namespace autogemm {
 
+/// How long a timing's warm-up keeps the GPU busy with the timed launches at least (TimingOptions::
+/// warmup_ms), where the timing follows work of another power draw. The float64 reference of a
+/// 4096^3 problem leaves the H100 under its software power cap (clocks 1725-1965 MHz) for a few
+/// hundred ms: launches timed right after it ran 0.7-1.5% slower, and steady again after 500 ms of
+/// running (docs/perf_notes.md, measurement 104).
+inline constexpr double kSettleMs = 500.0;
+
 struct TimingOptions {
   int warmup = 3;           // untimed runs first: module load, clocks, caches of the host side
   int min_reps = 10;
@@ -18,6 +25,8 @@ struct TimingOptions {
   /// Early rejection (as TunableOp's probes do): after each repetition past the third, stop when
   /// this returns true for the running median in microseconds. Empty: never.
   std::function<bool(double)> give_up;
+  /// After the `warmup` runs, untimed runs until this much wall time has passed (kSettleMs).
+  double warmup_ms = 0;
 };
 
 struct TimingResult {
@@ -50,6 +59,11 @@ class L2Flusher {
 
 /// Reads `bytes` of `buffer` on `stream` (the read flush); `sink` is a device int it never writes.
 cudaError_t launch_read_flush(const void* buffer, size_t bytes, int* sink, cudaStream_t stream);
+
+/// Runs `launch` after a flush, as a timing would, untimed, until `ms` of wall time have passed (the
+/// GPU waited for after each): the settling that TimingOptions::warmup_ms asks for.
+void run_untimed_for(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,
+                     double ms);
 
 /// Times `launch` (which enqueues work on the stream it is given). Throws StatusError on a CUDA error.
 TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,

@@ -181,3 +181,137 @@ done
 $B/gemm-tune db check --db /tmp/tuned.sqlite3 | tail -1
 xz -c /tmp/tuned.sqlite3 > $OUT/tuned_103.sqlite3.xz
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_104.sh
+#!/usr/bin/env bash
+# Measurement 104: api_vs_run (the benchmark's timing against the tuner's, variant by variant),
+# with call 103's database.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz.103 > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+.carry/exp/api_vs_run 4096 4096 4096 nt 3
+.carry/exp/api_vs_run 4096 4096 4096 nn 3
+.carry/exp/api_vs_run 4096 11008 4096 nt 2
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_104b.sh
+#!/usr/bin/env bash
+# Measurement 104b: the benchmark itself and api_vs_run with and without the float64 reference
+# right before each timing, on one warm unit, with call 103's database.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz.103 > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+nvidia-smi --query-gpu=timestamp,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active \
+  --format=csv -lms 50 > $OUT/smi_trace.csv &
+SMI=$!
+for r in 1 2; do
+  echo "=== bench, run $r: $(date +%T.%N)"
+  .carry/bin_final/gemm-tune bench --shape 4096,4096,4096 --layout nt,nn --json $OUT/bench_$r.json 2>&1 | grep -E "^4096|^shape"
+done
+echo "=== api_vs_run, plain: $(date +%T.%N)"
+.carry/exp/api_vs_run 4096 4096 4096 nt 3
+echo "=== api_vs_run, each timing after the reference: $(date +%T.%N)"
+.carry/exp/api_vs_run 4096 4096 4096 nt 3 reference
+.carry/exp/api_vs_run 4096 4096 4096 nn 2 reference
+echo "=== end: $(date +%T.%N)"
+kill $SMI
+
+# ===== call_104c.sh
+#!/usr/bin/env bash
+# Measurement 104c: after the float64 reference, how long must the GPU run the timed launches
+# before their times are steady again? api_vs_run with settles of 0 to 1000 ms, 4096^3 nt and nn.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz.103 > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+nvidia-smi --query-gpu=timestamp,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv -lms 50 \
+  > $OUT/smi_trace.csv &
+SMI=$!
+for settle in 0 250 500 1000; do
+  echo "=== settle $settle ms: $(date +%T.%N)"
+  .carry/exp/api_vs_run 4096 4096 4096 nt 2 reference $settle | grep -E "^api  blocking|^run  non-blocking bench"
+done
+echo "=== nn, settle 0 and 500 ms: $(date +%T.%N)"
+.carry/exp/api_vs_run 4096 4096 4096 nn 2 reference 0 | grep -E "^api  blocking|^run  non-blocking bench"
+.carry/exp/api_vs_run 4096 4096 4096 nn 2 reference 500 | grep -E "^api  blocking|^run  non-blocking bench"
+echo "=== end: $(date +%T.%N)"
+kill $SMI
+
+# ===== call_105.sh
+#!/usr/bin/env bash
+# Change 104 (each library warmed up for 500 ms before the benchmark times it; the tuner settles
+# after the reference): GPU suite; the seed and perf sets benchmarked twice with call 103's
+# database (the benchmark is what changed; the kernels and choices did not).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin_final
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+$B/autogemm_gpu_tests --gtest_brief=1 2>&1 | tail -3
+xz -dc .carry/tuned.sqlite3.xz.103 > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+nvidia-smi --query-gpu=timestamp,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv -lms 100 \
+  > $OUT/smi_trace.csv &
+SMI=$!
+for r in 1 2; do
+  $B/gemm-tune bench --set seed --json $OUT/bench_seed_tuned_run${r}_105.json | tail -n +1
+  $B/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_tuned_run${r}_105.json | tail -n +1
+done
+$B/gemm-tune tune --shape 4096,4096,4096 --layout nn,nt --force --json $OUT/tune_4096_105.json -q
+kill $SMI
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_105b.sh
+#!/usr/bin/env bash
+# Change 104, the benchmark again (call 105's benchmark runs printed nothing): exit codes shown.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin_final
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz.103 > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+ls -la /tmp/tuned.sqlite3 $B
+$B/gemm-tune bench --shape 256,256,256; echo "rc=$?"
+for r in 1 2; do
+  $B/gemm-tune bench --set seed --json $OUT/bench_seed_tuned_run${r}_105.json; echo "rc=$?"
+  $B/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_tuned_run${r}_105.json; echo "rc=$?"
+done
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+
+# ===== call_105c.sh
+#!/usr/bin/env bash
+# Where change 104's gemm-tune bench crashes (segmentation fault in call 105b): a backtrace.
+set -u
+B=.carry/bin_final
+xz -dc .carry/tuned.sqlite3.xz.103 > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+which gdb cuda-gdb; ls /usr/local/cuda/bin | grep -i gdb
+G=$(command -v gdb || echo /usr/local/cuda/bin/cuda-gdb)
+timeout 120 $G -batch -ex run -ex bt -ex "info registers rip" --args $B/gemm-tune bench --shape 256,256,256 2>&1 | grep -v "^\[New Thread\|^\[Thread" | tail -40
+
+# ===== call_105d.sh
+#!/usr/bin/env bash
+# Change 104 (each library warmed up for 500 ms before the benchmark times it), rebuilt after call
+# 105b's crash (an object compiled against the header's previous layout): the seed and perf sets
+# benchmarked with call 103's database, then 4096^3 again.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin_final
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuned.sqlite3.xz.103 > /tmp/tuned.sqlite3
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+t0=$(date +%s)
+$B/gemm-tune bench --set seed --json $OUT/bench_seed_tuned_run1_105.json; echo "rc=$? after $(( $(date +%s) - t0 )) s"
+$B/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_tuned_run1_105.json; echo "rc=$? after $(( $(date +%s) - t0 )) s"
+timeout 60 $B/gemm-tune bench --shape 4096,4096,4096 --shape 3072,3072,3072 --layout nn,nt --json $OUT/bench_big_run2_105.json; echo "rc=$? after $(( $(date +%s) - t0 )) s"
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,clocks_event_reasons.active --format=csv
