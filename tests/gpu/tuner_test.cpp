@@ -165,5 +165,41 @@ TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
   reset_tuned_lookup();
 }
 
+TEST_F(TunerTest, HeuristicChoiceRepacksOnlyWhereTheUserWorkspaceHoldsTheCopies) {
+  // Since change 99 the untuned choice may repack (on the full H100 grid it takes a TMA instance on
+  // a repacked B for big `nn` problems); a caller's fixed workspace too small for the copies must
+  // rule those candidates out in the heuristic mode as in the fallback's.
+  const ColumnMajorProblem p = make_problem(Op::N, Op::N, 4096, 4096, 512);
+  autogemmHandle_t h = nullptr;
+  ASSERT_EQ(autogemmCreate(&h), AUTOGEMM_STATUS_SUCCESS);
+  ASSERT_EQ(autogemmSetMode(h, AUTOGEMM_MODE_HEURISTIC), AUTOGEMM_STATUS_SUCCESS);
+  ProblemData data(p, 93);
+  data.compute_reference(1.0f, 0.0f, nullptr);
+  GemmProblem gp;
+  gp.op_a = p.op_a, gp.op_b = p.op_b, gp.m = p.m, gp.n = p.n, gp.k = p.k;
+  gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
+  auto run_and_check = [&](const char* what) {
+    SCOPED_TRACE(what);
+    const float alpha = 1.0f, beta = 0.0f;
+    ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
+    ASSERT_EQ(autogemmSgemm(h, AUTOGEMM_OP_N, AUTOGEMM_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
+                            &beta, data.c(), p.ldc),
+              AUTOGEMM_STATUS_SUCCESS)
+        << autogemmGetLastErrorMessage();
+    ASSERT_CUDA(cudaDeviceSynchronize());
+    EXPECT_LE(data.error(nullptr), error_bound(p.k));
+  };
+  const KernelChoice own = h->choose(gp);
+  RecordProperty("heuristic_choice", std::string(own.kernel->name));
+  run_and_check("the heuristic choice in the handle's own workspace");
+
+  DeviceBuffer<char> small(autogemmContext::kUserWorkspaceHead + 1024);
+  ASSERT_EQ(autogemmSetWorkspace(h, small.get(), small.count()), AUTOGEMM_STATUS_SUCCESS);
+  const KernelChoice within = h->choose(gp);
+  EXPECT_FALSE(repack_plan(within.kernel->config, gp).any()) << within.kernel->name;
+  run_and_check("the heuristic choice within a small user workspace");
+  autogemmDestroy(h);
+}
+
 }  // namespace
 }  // namespace autogemm::testing
