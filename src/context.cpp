@@ -158,11 +158,11 @@ std::vector<KernelChoice> autogemmContext::fallback_ranking(const GemmProblem& p
     if (occupancy[i] < 0) occupancy[i] = query_occupancy(registry[i]);
     return occupancy[i];
   };
-  const char ta = op_char(problem.op_a), tb = op_char(problem.op_b);
   auto ranked = mode == RuntimeMode::kHeuristic
                     ? rank_heuristic(problem, limits, model, occ)
                     : rank_with_neighbours(problem, limits, model, occ,
-                                           neighbour_measurements(db_paths, signature, ta, tb, align));
+                                           neighbour_measurements(db_paths, signature, op_char(problem.op_a),
+                                                                  op_char(problem.op_b), align));
   if (user_workspace != nullptr) {
     // Candidates whose repacked operands do not fit the caller's fixed workspace cannot run.
     std::erase_if(ranked, [&](const KernelChoice& c) {

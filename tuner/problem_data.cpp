@@ -118,6 +118,13 @@ void ProblemData::reset_c(cudaStream_t stream) {
                                       cudaMemcpyDeviceToDevice, stream));
 }
 
+GemmProblem ProblemData::gemm_problem() const {
+  GemmProblem g;
+  g.op_a = p_.op_a, g.op_b = p_.op_b, g.m = p_.m, g.n = p_.n, g.k = p_.k;
+  g.a = a_, g.lda = p_.lda, g.b = b_, g.ldb = p_.ldb, g.c = c_, g.ldc = p_.ldc;
+  return g;
+}
+
 double ProblemData::error(cudaStream_t stream) const { return relative_error(c_, p_.ldc, ref_, p_.m, p_.n, stream); }
 
 bool parse_layout(const std::string& text, Op& op_a, Op& op_b) {

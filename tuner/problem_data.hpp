@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "kernel_config.hpp"
+#include "operation.hpp"  // GemmProblem
 #include "record_untuned.hpp"  // kProblemsCsvHeader: the CSV the runtime writes and --shapes reads
 #include "shape_sets.hpp"
 
@@ -41,6 +42,8 @@ class ProblemData {
   double error(cudaStream_t stream) const;
 
   const ColumnMajorProblem& problem() const { return p_; }
+  /// The library's form of the problem on these buffers (C = A·B: alpha 1, beta 0).
+  GemmProblem gemm_problem() const;
   float* a() const { return a_; }
   float* b() const { return b_; }
   float* c() const { return c_; }

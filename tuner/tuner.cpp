@@ -71,10 +71,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   ProblemReport report;
   report.problem = cp;
   ProblemData data(cp, 0x5eed + cp.m * 31 + cp.n * 17 + cp.k);
-  GemmProblem p;
-  p.op_a = cp.op_a, p.op_b = cp.op_b, p.m = cp.m, p.n = cp.n, p.k = cp.k;
-  p.a = data.a(), p.lda = cp.lda, p.b = data.b(), p.ldb = cp.ldb, p.c = data.c(), p.ldc = cp.ldc;
-  p.alpha = 1.0f, p.beta = 0.0f;
+  GemmProblem p = data.gemm_problem();
   report.align = alignment_class(p);
   data.compute_reference(p.alpha, p.beta, stream_);
   // The yardstick, cuBLAS SGEMM (pedantic FP32, same data and method): timed last (step 6), and run

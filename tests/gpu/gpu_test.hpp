@@ -1,6 +1,6 @@
 // Shared pieces of the GPU tests: the skip-without-GPU fixture, a device buffer that owns memory, the
-// operands of one test GEMM, a CUDA-graph capture-and-replay of library calls, and the current
-// device's limits.
+// operands of one test GEMM, a CUDA-graph capture-and-replay of library calls, the current device's
+// limits, and the name of a test parameterised by a registry index.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,9 +8,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "check.hpp"
 #include "operation.hpp"
+#include "registry.hpp"
 
 namespace autogemm::testing {
 
@@ -94,5 +96,10 @@ inline cudaError_t current_device_limits(DeviceLimits& limits) {
 }
 
 #define ASSERT_CUDA(call) ASSERT_EQ((call), cudaSuccess) << #call << ": " << cudaGetErrorString(cudaGetLastError())
+
+/// A test parameterised by a kernel registry index is named after the instance.
+inline std::string instance_name(const ::testing::TestParamInfo<size_t>& info) {
+  return std::string(kernel_registry()[info.param].name);
+}
 
 }  // namespace autogemm::testing

@@ -197,12 +197,8 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
   }
 }
 
-std::string instance_test_name(const ::testing::TestParamInfo<size_t>& info) {
-  return std::string(kernel_registry()[info.param].name);
-}
-
 INSTANTIATE_TEST_SUITE_P(SimtSgemm, InstanceTest, ::testing::Range<size_t>(0, kernel_registry().size()),
-                         instance_test_name);
+                         instance_name);
 
 }  // namespace
 }  // namespace autogemm::testing

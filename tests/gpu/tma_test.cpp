@@ -20,11 +20,12 @@ namespace {
 
 class TmaKMajorBTest : public GpuTest, public ::testing::WithParamInterface<size_t> {};
 
-std::vector<size_t> k_major_b_tma_instances() {
+/// Registry indices of the TMA instances whose B is K-major (`nn`) or, with false, X-major (`nt`).
+std::vector<size_t> tma_instances(bool k_major_b) {
   std::vector<size_t> picked;
   const auto& reg = kernel_registry();
   for (size_t i = 0; i < reg.size(); ++i)
-    if (reg[i].config.is_tma() && b_is_k_major(reg[i].config.op_b)) picked.push_back(i);
+    if (reg[i].config.is_tma() && b_is_k_major(reg[i].config.op_b) == k_major_b) picked.push_back(i);
   return picked;
 }
 
@@ -97,14 +98,6 @@ TEST_P(TmaKMajorBTest, RepeatedLaunchesMatchTheNtTwinBitForBit) {
 // without the tail's part runs the launch without it.
 class TmaStreamKTest : public GpuTest, public ::testing::WithParamInterface<size_t> {};
 
-std::vector<size_t> x_major_b_tma_instances() {
-  std::vector<size_t> picked;
-  const auto& reg = kernel_registry();
-  for (size_t i = 0; i < reg.size(); ++i)
-    if (reg[i].config.is_tma() && !b_is_k_major(reg[i].config.op_b)) picked.push_back(i);
-  return picked;
-}
-
 TEST_P(TmaStreamKTest, PartialLastWaveMatchesFloat64AndIsRepeatable) {
   const KernelInstance& kernel = kernel_registry()[GetParam()];
   const KernelConfig& c = kernel.config;
@@ -175,13 +168,9 @@ TEST_P(TmaStreamKTest, PartialLastWaveMatchesFloat64AndIsRepeatable) {
   EXPECT_LE(err_without, error_bound(p.k)) << "without the tail: relative error " << err_without;
 }
 
-std::string instance_name(const ::testing::TestParamInfo<size_t>& info) {
-  return std::string(kernel_registry()[info.param].name);
-}
-
-INSTANTIATE_TEST_SUITE_P(SimtSgemmTma, TmaKMajorBTest, ::testing::ValuesIn(k_major_b_tma_instances()), instance_name);
+INSTANTIATE_TEST_SUITE_P(SimtSgemmTma, TmaKMajorBTest, ::testing::ValuesIn(tma_instances(true)), instance_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaKMajorBTest);
-INSTANTIATE_TEST_SUITE_P(SimtSgemmTma, TmaStreamKTest, ::testing::ValuesIn(x_major_b_tma_instances()), instance_name);
+INSTANTIATE_TEST_SUITE_P(SimtSgemmTma, TmaStreamKTest, ::testing::ValuesIn(tma_instances(false)), instance_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TmaStreamKTest);
 
 }  // namespace

@@ -22,6 +22,23 @@ namespace {
 
 class TunerTest : public GpuTest {};
 
+autogemmOperation_t api_op(Op op) { return op == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T; }
+
+/// C = A·B of `data`'s problem through autogemmSgemm on `h`, C poisoned first, checked against the
+/// float64 reference (computed by the caller).
+void sgemm_and_check(autogemmHandle_t h, const ProblemData& data, const char* what) {
+  SCOPED_TRACE(what);
+  const ColumnMajorProblem& p = data.problem();
+  const float alpha = 1.0f, beta = 0.0f;
+  ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
+  ASSERT_EQ(autogemmSgemm(h, api_op(p.op_a), api_op(p.op_b), p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
+                          &beta, data.c(), p.ldc),
+            AUTOGEMM_STATUS_SUCCESS)
+      << autogemmGetLastErrorMessage();
+  ASSERT_CUDA(cudaDeviceSynchronize());
+  EXPECT_LE(data.error(nullptr), error_bound(p.k));
+}
+
 TEST_F(TunerTest, FindsACheckedWinnerAndAccountsForEveryCandidate) {
   TuneOptions options;
   options.quick_pool = 12;
@@ -67,17 +84,8 @@ TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheFallback) {
     reset_tuned_lookup();
     autogemmHandle_t h = nullptr;
     ASSERT_EQ(autogemmCreate(&h), AUTOGEMM_STATUS_SUCCESS);
-    const float alpha = 1.0f, beta = 0.0f;
-    ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
-    ASSERT_EQ(autogemmSgemm(h, AUTOGEMM_OP_T, AUTOGEMM_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
-                            &beta, data.c(), p.ldc),
-              AUTOGEMM_STATUS_SUCCESS);
-    ASSERT_CUDA(cudaDeviceSynchronize());
-    EXPECT_LE(data.error(nullptr), error_bound(p.k));
-    GemmProblem gp;
-    gp.op_a = Op::T, gp.op_b = Op::N, gp.m = p.m, gp.n = p.n, gp.k = p.k;
-    gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
-    sources[tuned] = h->choose(gp).source;
+    ASSERT_NO_FATAL_FAILURE(sgemm_and_check(h, data, tuned ? "tuned" : "untuned"));
+    sources[tuned] = h->choose(data.gemm_problem()).source;
     results[tuned].resize(size_t(p.ldc) * p.n);
     ASSERT_CUDA(cudaMemcpy(results[tuned].data(), data.c(), results[tuned].size() * 4, cudaMemcpyDeviceToHost));
     autogemmDestroy(h);
@@ -126,39 +134,25 @@ TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
   ASSERT_EQ(autogemmCreate(&h), AUTOGEMM_STATUS_SUCCESS);
   ProblemData data(p, 91);
   data.compute_reference(1.0f, 0.0f, nullptr);
-  GemmProblem gp;
-  gp.op_a = p.op_a, gp.op_b = p.op_b, gp.m = p.m, gp.n = p.n, gp.k = p.k;
-  gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
-  auto run_and_check = [&](const char* what) {
-    SCOPED_TRACE(what);
-    const float alpha = 1.0f, beta = 0.0f;
-    ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
-    ASSERT_EQ(autogemmSgemm(h, AUTOGEMM_OP_N, AUTOGEMM_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
-                            &beta, data.c(), p.ldc),
-              AUTOGEMM_STATUS_SUCCESS)
-        << autogemmGetLastErrorMessage();
-    ASSERT_CUDA(cudaDeviceSynchronize());
-    EXPECT_LE(data.error(nullptr), error_bound(p.k));
-  };
-
+  const GemmProblem gp = data.gemm_problem();
   KernelChoice choice = h->choose(gp);
   EXPECT_EQ(choice.kernel, nt);
   EXPECT_STREQ(choice.source, "tuned");
   EXPECT_STREQ(repacked_operands(repack_plan(nt->config, gp)), "B");
-  run_and_check("tuned, B repacked into the handle's own workspace");
+  sgemm_and_check(h, data, "tuned, B repacked into the handle's own workspace");
 
   DeviceBuffer<char> small(autogemmContext::kUserWorkspaceHead + 1024);
   ASSERT_EQ(autogemmSetWorkspace(h, small.get(), small.count()), AUTOGEMM_STATUS_SUCCESS);
   choice = h->choose(gp);
   EXPECT_STREQ(choice.source, "fallback");
   EXPECT_FALSE(repack_plan(choice.kernel->config, gp).any()) << choice.kernel->name;
-  run_and_check("untuned choice within a small user workspace");
+  sgemm_and_check(h, data, "untuned choice within a small user workspace");
 
   DeviceBuffer<char> large(1 << 20);
   ASSERT_EQ(autogemmSetWorkspace(h, large.get() + 4, large.count() - 4), AUTOGEMM_STATUS_SUCCESS);  // unaligned base
   choice = h->choose(gp);
   EXPECT_EQ(choice.kernel, nt);
-  run_and_check("tuned again, the copy 256-byte aligned inside an unaligned user workspace");
+  sgemm_and_check(h, data, "tuned again, the copy 256-byte aligned inside an unaligned user workspace");
 
   autogemmDestroy(h);
   unsetenv("AUTOGEMM_DB");
@@ -175,29 +169,16 @@ TEST_F(TunerTest, HeuristicChoiceRepacksOnlyWhereTheUserWorkspaceHoldsTheCopies)
   ASSERT_EQ(autogemmSetMode(h, AUTOGEMM_MODE_HEURISTIC), AUTOGEMM_STATUS_SUCCESS);
   ProblemData data(p, 93);
   data.compute_reference(1.0f, 0.0f, nullptr);
-  GemmProblem gp;
-  gp.op_a = p.op_a, gp.op_b = p.op_b, gp.m = p.m, gp.n = p.n, gp.k = p.k;
-  gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
-  auto run_and_check = [&](const char* what) {
-    SCOPED_TRACE(what);
-    const float alpha = 1.0f, beta = 0.0f;
-    ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
-    ASSERT_EQ(autogemmSgemm(h, AUTOGEMM_OP_N, AUTOGEMM_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
-                            &beta, data.c(), p.ldc),
-              AUTOGEMM_STATUS_SUCCESS)
-        << autogemmGetLastErrorMessage();
-    ASSERT_CUDA(cudaDeviceSynchronize());
-    EXPECT_LE(data.error(nullptr), error_bound(p.k));
-  };
+  const GemmProblem gp = data.gemm_problem();
   const KernelChoice own = h->choose(gp);
   RecordProperty("heuristic_choice", std::string(own.kernel->name));
-  run_and_check("the heuristic choice in the handle's own workspace");
+  sgemm_and_check(h, data, "the heuristic choice in the handle's own workspace");
 
   DeviceBuffer<char> small(autogemmContext::kUserWorkspaceHead + 1024);
   ASSERT_EQ(autogemmSetWorkspace(h, small.get(), small.count()), AUTOGEMM_STATUS_SUCCESS);
   const KernelChoice within = h->choose(gp);
   EXPECT_FALSE(repack_plan(within.kernel->config, gp).any()) << within.kernel->name;
-  run_and_check("the heuristic choice within a small user workspace");
+  sgemm_and_check(h, data, "the heuristic choice within a small user workspace");
   autogemmDestroy(h);
 }
 

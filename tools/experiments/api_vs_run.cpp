@@ -72,14 +72,7 @@ int main(int argc, char** argv) {
   const autogemmOperation_t aa = op_a == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T;
   const autogemmOperation_t ab = op_b == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T;
 
-  auto problem_of = [&](ProblemData& d) {
-    GemmProblem p;
-    p.op_a = op_a, p.op_b = op_b, p.m = cp.m, p.n = cp.n, p.k = cp.k;
-    p.a = d.a(), p.lda = cp.lda, p.b = d.b(), p.ldb = cp.ldb, p.c = d.c(), p.ldc = cp.ldc;
-    p.alpha = alpha, p.beta = beta;
-    return p;
-  };
-  const KernelChoice choice = handle->choose(problem_of(bench_data));
+  const KernelChoice choice = handle->choose(bench_data.gemm_problem());
   std::printf("problem %dx%dx%d %s (column-major m=%d n=%d k=%d): %s, %d split(s), source %s\n", M, N, K,
               layout.c_str(), cp.m, cp.n, cp.k, std::string(choice.kernel->name).c_str(), choice.split.splits,
               choice.source);
@@ -102,7 +95,7 @@ int main(int argc, char** argv) {
   std::map<std::string, std::vector<double>> ours, theirs;
   for (int r = 0; r < rounds; ++r)
     for (const Variant& v : variants) {
-      const GemmProblem p = problem_of(*v.data);
+      const GemmProblem p = v.data->gemm_problem();
       auto run_ours = [&](cudaStream_t s) {
         if (v.api) {
           check(autogemmSetStream(handle, s) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
@@ -137,7 +130,7 @@ int main(int argc, char** argv) {
     std::printf("%-30s %-40s %-40s\n", v.name, a.c_str(), b.c_str());
   }
   // The result the timings stand for, checked once more after them.
-  const GemmProblem p = problem_of(bench_data);
+  const GemmProblem p = bench_data.gemm_problem();
   check(autogemmSetStream(handle, blocking) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
   check(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
             AUTOGEMM_STATUS_SUCCESS,

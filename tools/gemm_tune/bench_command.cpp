@@ -144,9 +144,7 @@ Command add_bench_command(CLI::App& app) {
         const bool ok = err_ag <= error_bound(p.k);
         if (!ok) ++failures;
 
-        GemmProblem gp;
-        gp.op_a = op_a, gp.op_b = op_b, gp.m = p.m, gp.n = p.n, gp.k = p.k;
-        gp.a = data.a(), gp.lda = p.lda, gp.b = data.b(), gp.ldb = p.ldb, gp.c = data.c(), gp.ldc = p.ldc;
+        const GemmProblem gp = data.gemm_problem();
         const KernelChoice choice = handle->choose(gp);
 
         const TimingResult t_ag = time_on_gpu(run_autogemm, stream, flusher, timing);
