@@ -57,6 +57,40 @@ void run_untimed_for(const std::function<void(cudaStream_t)>& launch, cudaStream
   }
 }
 
+EventTimer::EventTimer() {
+  AUTOGEMM_CUDA_CHECK(cudaEventCreate(&start_));
+  if (const cudaError_t e = cudaEventCreate(&stop_); e != cudaSuccess) {
+    cudaEventDestroy(start_);
+    AUTOGEMM_CUDA_CHECK(e);
+  }
+}
+
+EventTimer::~EventTimer() {
+  cudaEventDestroy(start_);
+  cudaEventDestroy(stop_);
+}
+
+double EventTimer::time_us(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher* flusher) {
+  if (flusher != nullptr) flusher->flush(stream);
+  AUTOGEMM_CUDA_CHECK(cudaEventRecord(start_, stream));
+  launch(stream);
+  AUTOGEMM_CUDA_CHECK(cudaEventRecord(stop_, stream));
+  AUTOGEMM_CUDA_CHECK(cudaEventSynchronize(stop_));
+  float ms = 0;
+  AUTOGEMM_CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+  return ms * 1000.0;
+}
+
+TimingResult summarize_times(const std::vector<double>& us) {
+  TimingResult r;
+  if (us.empty()) return r;
+  r.reps = static_cast<int>(us.size());
+  r.median_us = median(us);
+  r.min_us = *std::min_element(us.begin(), us.end());
+  r.max_us = *std::max_element(us.begin(), us.end());
+  return r;
+}
+
 TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher& flusher,
                          const TimingOptions& options) {
   for (int i = 0; i < options.warmup; ++i) {
@@ -66,42 +100,21 @@ TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaSt
   AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (options.warmup_ms > 0) run_untimed_for(launch, stream, flusher, options.warmup_ms);
 
-  cudaEvent_t start = nullptr, stop = nullptr;
-  AUTOGEMM_CUDA_CHECK(cudaEventCreate(&start));
-  AUTOGEMM_CUDA_CHECK(cudaEventCreate(&stop));
+  EventTimer timer;
   std::vector<double> times;
   double total_ms = 0;
   bool gave_up = false;
-  try {
-    while (static_cast<int>(times.size()) < options.max_reps &&
-           (static_cast<int>(times.size()) < options.min_reps || total_ms < options.budget_ms)) {
-      if (options.flush_l2) flusher.flush(stream);
-      AUTOGEMM_CUDA_CHECK(cudaEventRecord(start, stream));
-      launch(stream);
-      AUTOGEMM_CUDA_CHECK(cudaEventRecord(stop, stream));
-      AUTOGEMM_CUDA_CHECK(cudaEventSynchronize(stop));
-      float ms = 0;
-      AUTOGEMM_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-      times.push_back(ms * 1000.0);
-      total_ms += ms;
-      if (options.give_up && times.size() >= 3 && options.give_up(median(times))) {
-        gave_up = true;
-        break;
-      }
+  while (static_cast<int>(times.size()) < options.max_reps &&
+         (static_cast<int>(times.size()) < options.min_reps || total_ms < options.budget_ms)) {
+    times.push_back(timer.time_us(launch, stream, options.flush_l2 ? &flusher : nullptr));
+    total_ms += times.back() / 1000.0;
+    if (options.give_up && times.size() >= 3 && options.give_up(median(times))) {
+      gave_up = true;
+      break;
     }
-  } catch (...) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    throw;
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  TimingResult r;
-  r.reps = static_cast<int>(times.size());
+  TimingResult r = summarize_times(times);
   r.gave_up = gave_up;
-  r.median_us = median(times);
-  r.min_us = *std::min_element(times.begin(), times.end());
-  r.max_us = *std::max_element(times.begin(), times.end());
   return r;
 }
 

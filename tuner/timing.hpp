@@ -57,6 +57,20 @@ class L2Flusher {
   int round_ = 0;
 };
 
+/// A pair of CUDA events that times one launch at a time: flush (when given a flusher), start event,
+/// launch, stop event, wait for it. Throws StatusError on a CUDA error.
+class EventTimer {
+ public:
+  EventTimer();
+  ~EventTimer();
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  double time_us(const std::function<void(cudaStream_t)>& launch, cudaStream_t stream, L2Flusher* flusher);
+
+ private:
+  cudaEvent_t start_ = nullptr, stop_ = nullptr;
+};
+
 /// Reads `bytes` of `buffer` on `stream` (the read flush); `sink` is a device int it never writes.
 cudaError_t launch_read_flush(const void* buffer, size_t bytes, int* sink, cudaStream_t stream);
 
@@ -70,6 +84,9 @@ TimingResult time_on_gpu(const std::function<void(cudaStream_t)>& launch, cudaSt
                          const TimingOptions& options = {});
 
 double median(std::vector<double> values);
+
+/// Median, min, max and count of the repetitions' times `us` (all zero when empty).
+TimingResult summarize_times(const std::vector<double>& us);
 
 /// Whether a measurement's repetitions disagree by more than `tolerance` of its median (slowest minus
 /// fastest): a transient on the GPU, not the kernel. A 5-repetition quick pass on the H100 once put

@@ -1,5 +1,6 @@
 // gemm-tune bench: the library's current choice against cuBLAS SGEMM with pedantic FP32 math (never
-// TF32), same process, same data, same method: cold L2, warm-up, CUDA events, medians. Both results
+// TF32), same process, same data, same method: cold L2, warm-up, CUDA events, medians, the two
+// libraries' repetitions interleaved with a clock sample after each (paired_timing.hpp). Both results
 // are checked against the float64 reference before their times count.
 #include <cublas_v2.h>
 
@@ -12,9 +13,11 @@
 
 #include "autogemm/autogemm.h"
 #include "check.hpp"
+#include "clock_monitor.hpp"
 #include "commands.hpp"
 #include "context.hpp"
 #include "problem_data.hpp"
+#include "paired_timing.hpp"
 #include "problem_selection.hpp"
 #include "provenance.hpp"
 #include "registry.hpp"
@@ -50,6 +53,20 @@ nlohmann::json device_info(int device) {
           {"cuda_runtime", runtime},
           {"nvidia_smi", run_text("nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.max.sm,clocks.mem,"
                                   "power.limit,temperature.gpu --format=csv,noheader 2>/dev/null")}};
+}
+
+/// A library's side of a paired timing, for the JSON: its statistics, then each repetition's time,
+/// SM clock and slowdown reasons (NVML's bits; 0 where unread).
+nlohmann::json side_json(const PairedSide& s, double rel_err) {
+  nlohmann::json reps_mhz = nlohmann::json::array(), reps_reasons = nlohmann::json::array();
+  for (const ClockSample& c : s.clocks) {
+    reps_mhz.push_back(c.sm_mhz);
+    reps_reasons.push_back(c.reasons);
+  }
+  return {{"median_us", s.timing.median_us}, {"min_us", s.timing.min_us},     {"max_us", s.timing.max_us},
+          {"reps", s.timing.reps},           {"rel_err", rel_err},            {"slowed_reps", s.slowed_reps},
+          {"unslowed_median_us", s.unslowed_median_us}, {"sm_mhz_min", s.sm_mhz_min}, {"sm_mhz_max", s.sm_mhz_max},
+          {"reps_us", s.us},                 {"reps_sm_mhz", reps_mhz},       {"reps_reasons", reps_reasons}};
 }
 
 void check_cublas(cublasStatus_t s, const char* what) {
@@ -101,16 +118,19 @@ Command add_bench_command(CLI::App& app) {
       autogemmSetStream(handle, stream);
       cublasSetStream(cublas, stream);
       L2Flusher flusher(device);
+      const ClockMonitor clocks(device);
+      if (!clocks.available())
+        std::fprintf(stderr, "gemm-tune bench: no clock samples (%s)\n", clocks.unavailable_reason().c_str());
       TimingOptions timing;
       timing.max_reps = o->max_reps;
-      // Each library's timing starts after kSettleMs of its own launches: the float64 reference and
-      // checks before it leave the GPU power-capped for a while, which would slow whichever library
-      // is timed first (docs/perf_notes.md, measurement 104).
+      // The timing starts after kSettleMs of both libraries' launches: the float64 reference and
+      // checks before it leave the GPU power-capped for a while (docs/perf_notes.md, measurement
+      // 104); interleaved, whatever drift remains falls on both libraries alike (measurement 106).
       timing.warmup_ms = kSettleMs;
 
       nlohmann::json results = nlohmann::json::array();
-      std::printf("%-18s %-4s %-56s %-6s %6s %10s %7s %10s %7s %7s %9s\n", "shape(MxNxK)", "lay", "autogemm kernel",
-                  "repack", "split", "ag_us", "TFLOP/s", "cublas_us", "TFLOP/s", "speedup", "rel_err");
+      std::printf("%-18s %-4s %-56s %-6s %6s %10s %7s %10s %7s %7s %9s %7s\n", "shape(MxNxK)", "lay", "autogemm kernel",
+                  "repack", "split", "ag_us", "TFLOP/s", "cublas_us", "TFLOP/s", "speedup", "rel_err", "slowed");
       int failures = 0;
       for (size_t i = 0; i < problems.size(); ++i) {
         const ColumnMajorProblem& p = problems[i].problem;
@@ -147,15 +167,20 @@ Command add_bench_command(CLI::App& app) {
         const GemmProblem gp = data.gemm_problem();
         const KernelChoice choice = handle->choose(gp);
 
-        const TimingResult t_ag = time_on_gpu(run_autogemm, stream, flusher, timing);
-        const TimingResult t_cb = time_on_gpu(run_cublas, stream, flusher, timing);
+        const PairedTiming paired = time_interleaved(run_autogemm, run_cublas, stream, flusher, &clocks, timing);
+        const TimingResult& t_ag = paired.side[0].timing;
+        const TimingResult& t_cb = paired.side[1].timing;
+        // Repetitions run under a slowdown reason, autogemm's and cuBLAS's ("-" without samples).
+        const std::string slowed = clocks.available() ? std::to_string(paired.side[0].slowed_reps) + "/" +
+                                                            std::to_string(paired.side[1].slowed_reps)
+                                                      : "-";
         const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
         const std::string split = split_label(choice.split);
         const char* repacked = repacked_operands(repack_plan(choice.kernel->config, gp));
-        std::printf("%-18s %-4s %-56s %-6s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e%s\n", problems[i].label.c_str(),
+        std::printf("%-18s %-4s %-56s %-6s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e %7s%s\n", problems[i].label.c_str(),
                     layout.c_str(), std::string(choice.kernel->name).c_str(), repacked, split.c_str(), t_ag.median_us,
                     flops / t_ag.median_us / 1e6, t_cb.median_us, flops / t_cb.median_us / 1e6,
-                    t_cb.median_us / t_ag.median_us, err_ag, ok ? "" : "  FAIL");
+                    t_cb.median_us / t_ag.median_us, err_ag, slowed.c_str(), ok ? "" : "  FAIL");
         // Row-major M, N, K of the column-major call (M = n, N = m), as the seed shapes are given.
         results.push_back({{"shape", {{"m", p.n}, {"n", p.m}, {"k", p.k}}},
                            {"label", problems[i].label},
@@ -165,11 +190,10 @@ Command add_bench_command(CLI::App& app) {
                            {"split_mode", split_mode_name(choice.split.mode)},
                            {"repacked", repacked},
                            {"source", choice.source},
-                           {"autogemm", {{"median_us", t_ag.median_us}, {"min_us", t_ag.min_us}, {"max_us", t_ag.max_us},
-                                         {"reps", t_ag.reps}, {"rel_err", err_ag}}},
-                           {"cublas", {{"median_us", t_cb.median_us}, {"min_us", t_cb.min_us}, {"max_us", t_cb.max_us},
-                                       {"reps", t_cb.reps}, {"rel_err", err_cb}}},
+                           {"autogemm", side_json(paired.side[0], err_ag)},
+                           {"cublas", side_json(paired.side[1], err_cb)},
                            {"speedup", t_cb.median_us / t_ag.median_us},
+                           {"speedup_paired", paired.paired_ratio},
                            {"check_passed", ok}});
       }
       if (!o->json.empty()) {
@@ -183,9 +207,11 @@ Command add_bench_command(CLI::App& app) {
                               {"kernel_grid", kernel_grid_id()},
                               {"kernels_compiled", kernel_registry().size()},
                               {"device", device_info(device)},
-                              {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3 runs and " +
-                                         std::to_string(static_cast<int>(kSettleMs)) + " ms of runs, CUDA events, median; "
+                              {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3 runs each and " +
+                                         std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, "
+                                         "the two libraries' reps interleaved (alternating which goes first), median; "
                                          "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH in the same process"},
+                              {"clock_samples", clocks.available() ? "NVML after each rep" : clocks.unavailable_reason()},
                               {"results", results}};
         std::ofstream f(o->json);
         f << doc.dump(2) << "\n";

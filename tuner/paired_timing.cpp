@@ -1,0 +1,72 @@
+// See paired_timing.hpp.
+#include "paired_timing.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "status.hpp"
+
+namespace autogemm {
+
+void summarize(PairedSide& side) {
+  side.timing = summarize_times(side.us);
+  std::vector<double> unslowed;
+  side.slowed_reps = 0;
+  side.sm_mhz_min = side.sm_mhz_max = 0;
+  for (size_t i = 0; i < side.us.size(); ++i) {
+    const ClockSample* c = i < side.clocks.size() ? &side.clocks[i] : nullptr;
+    if (c != nullptr && c->slowed()) {
+      ++side.slowed_reps;
+    } else {
+      unslowed.push_back(side.us[i]);
+    }
+    if (c != nullptr && c->valid) {
+      side.sm_mhz_min = side.sm_mhz_min == 0 ? c->sm_mhz : std::min(side.sm_mhz_min, c->sm_mhz);
+      side.sm_mhz_max = std::max(side.sm_mhz_max, c->sm_mhz);
+    }
+  }
+  side.unslowed_median_us = median(unslowed);
+}
+
+double paired_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> ratios;
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+    if (a[i] > 0) ratios.push_back(b[i] / a[i]);
+  return median(ratios);
+}
+
+PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
+                              const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
+                              L2Flusher& flusher, const ClockMonitor* clocks, const TimingOptions& options) {
+  const std::function<void(cudaStream_t)>* launches[2] = {&first, &second};
+  for (int i = 0; i < options.warmup; ++i) {
+    for (const auto* launch : launches) {
+      if (options.flush_l2) flusher.flush(stream);
+      (*launch)(stream);
+    }
+  }
+  AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
+  if (options.warmup_ms > 0) {
+    run_untimed_for([&](cudaStream_t s) { first(s), second(s); }, stream, flusher, options.warmup_ms);
+  }
+
+  PairedTiming result;
+  EventTimer timer;
+  double spent_ms[2] = {0, 0};
+  for (int round = 0; round < options.max_reps; ++round) {
+    if (round >= options.min_reps && spent_ms[0] >= options.budget_ms && spent_ms[1] >= options.budget_ms) break;
+    for (int j = 0; j < 2; ++j) {
+      const int which = round % 2 == 0 ? j : 1 - j;  // alternate which side goes first
+      PairedSide& side = result.side[which];
+      const double us = timer.time_us(*launches[which], stream, options.flush_l2 ? &flusher : nullptr);
+      side.us.push_back(us);
+      side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});
+      spent_ms[which] += us / 1000.0;
+    }
+  }
+  for (PairedSide& side : result.side) summarize(side);
+  result.paired_ratio = paired_ratio(result.side[0].us, result.side[1].us);
+  return result;
+}
+
+}  // namespace autogemm

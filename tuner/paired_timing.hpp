@@ -1,0 +1,51 @@
+// Two launches timed against each other, one repetition of each in turn (gemm-tune bench: autogemm
+// and cuBLAS). Timed one after the other, each library meets the GPU in a different power state:
+// the H100 drifts in and out of its software power cap over hundreds of ms (docs/perf_notes.md,
+// measurement 104 and measurement 106), so the library timed second may be timed in another state
+// than the first. Interleaved, both see the same drift, and a clock sample after every repetition
+// (ClockMonitor) says which repetitions ran slowed.
+#pragma once
+
+#include <array>
+#include <functional>
+#include <vector>
+
+#include "clock_monitor.hpp"
+#include "timing.hpp"
+
+namespace autogemm {
+
+/// One launch's repetitions within a paired timing.
+struct PairedSide {
+  TimingResult timing;               // median, min, max and count of all its repetitions
+  std::vector<double> us;            // each repetition's time, in the order run
+  std::vector<ClockSample> clocks;   // the clock sample read right after each repetition
+  int slowed_reps = 0;               // repetitions whose sample carries a kSlowdownReasons bit
+  double unslowed_median_us = 0;     // median of the others; 0 when every repetition was slowed
+  unsigned sm_mhz_min = 0, sm_mhz_max = 0;  // over the valid samples; 0 when none
+};
+
+struct PairedTiming {
+  std::array<PairedSide, 2> side;
+  /// Median over rounds of side[1]'s time over side[0]'s (cuBLAS over autogemm: the speed-up), each
+  /// ratio from two repetitions run back to back.
+  double paired_ratio = 0;
+};
+
+/// Fills a side's statistics from its `us` and `clocks` (exposed for the CPU tests).
+void summarize(PairedSide& side);
+
+/// Median of b[i] / a[i] over the rounds both sides ran.
+double paired_ratio(const std::vector<double>& a, const std::vector<double>& b);
+
+/// Times `first` and `second` in rounds: each round runs one flushed, event-timed repetition of each,
+/// alternating which goes first, until both have options.min_reps and each has spent
+/// options.budget_ms, or options.max_reps rounds have run. Before that, options.warmup runs of each
+/// and, for options.warmup_ms, untimed runs of both in turn, so neither is timed in the other's
+/// transient. `clocks` may be null (no samples). options.give_up is not used. Throws StatusError on a
+/// CUDA error.
+PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
+                              const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
+                              L2Flusher& flusher, const ClockMonitor* clocks, const TimingOptions& options);
+
+}  // namespace autogemm
