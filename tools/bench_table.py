@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Markdown table of one or more `gemm-tune bench --json` files: layout, time, kernel (with the
 operands repacked for it, when any), split-k, cuBLAS time, speed-up and fraction of the floor per problem, plus the geometric-mean speed-up of each file
-and of all of them.
+and of all of them (with, for files written since change 106, how many repetitions ran under a clock
+slowdown reason).
 Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW); defaults: the H100's 66.9 TFLOP/s FP32 peak and
 the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine.
 Usage: tools/bench_table.py BENCH.json [MORE.json ...] [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
@@ -46,10 +47,17 @@ def main():
                   f"| {flops / ag / 1e6:.2f} | {cb:.1f} | {flops / cb / 1e6:.2f} | {cb / ag:.2f} | {fl:.1f} "
                   f"| {fl / ag:.2f} | {r['autogemm']['rel_err']:.1e} |")
         every += speedups
-        summaries.append((path, len(speedups), geomean(speedups), min(speedups)))
+        # Since change 106 each library's repetitions carry clock samples: how many ran slowed.
+        slowed = None
+        if doc["results"] and "slowed_reps" in doc["results"][0]["autogemm"]:
+            slowed = tuple(sum(r[lib][f] for r in doc["results"]) for lib in ("autogemm", "cublas")
+                           for f in ("slowed_reps", "reps"))
+        summaries.append((path, len(speedups), geomean(speedups), min(speedups), slowed))
     print()
-    for path, count, g, worst in summaries:
-        print(f"- `{path}`: geometric mean of the speed-ups **{g:.3f}×** over {count} problems (lowest {worst:.2f}×).")
+    for path, count, g, worst, slowed in summaries:
+        print(f"- `{path}`: geometric mean of the speed-ups **{g:.3f}×** over {count} problems (lowest {worst:.2f}×)"
+              + ("." if slowed is None else f"; repetitions under a slowdown reason: autogemm {slowed[0]} of "
+                 f"{slowed[1]}, cuBLAS {slowed[2]} of {slowed[3]}."))
     if len(summaries) > 1:
         print(f"- all files: geometric mean **{geomean(every):.3f}×** over {len(every)} problems.")
 

@@ -58,6 +58,12 @@ PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
     for (int j = 0; j < 2; ++j) {
       const int which = round % 2 == 0 ? j : 1 - j;  // alternate which side goes first
       PairedSide& side = result.side[which];
+      // An untimed launch of the same side first, so that each timed repetition finds the state its
+      // own last launch left (its code and constants in the SMs' caches), as in time_on_gpu and the
+      // tuner: right after the other library's kernel, 1000^3 on a TMA instance ran 6-8% slower
+      // (docs/perf_notes.md, measurement 106).
+      if (options.flush_l2) flusher.flush(stream);
+      (*launches[which])(stream);
       const double us = timer.time_us(*launches[which], stream, options.flush_l2 ? &flusher : nullptr);
       side.us.push_back(us);
       side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});

@@ -3,7 +3,8 @@
 // the H100 drifts in and out of its software power cap over hundreds of ms (docs/perf_notes.md,
 // measurement 104 and measurement 106), so the library timed second may be timed in another state
 // than the first. Interleaved, both see the same drift, and a clock sample after every repetition
-// (ClockMonitor) says which repetitions ran slowed.
+// (ClockMonitor) says which repetitions ran slowed. Each timed repetition follows an untimed launch of
+// its own side, so it meets the caches as a repetition of time_on_gpu does (measurement 106).
 #pragma once
 
 #include <array>
@@ -38,9 +39,9 @@ void summarize(PairedSide& side);
 /// Median of b[i] / a[i] over the rounds both sides ran.
 double paired_ratio(const std::vector<double>& a, const std::vector<double>& b);
 
-/// Times `first` and `second` in rounds: each round runs one flushed, event-timed repetition of each,
-/// alternating which goes first, until both have options.min_reps and each has spent
-/// options.budget_ms, or options.max_reps rounds have run. Before that, options.warmup runs of each
+/// Times `first` and `second` in rounds: each round runs, for each of them, one flushed untimed launch
+/// and then one flushed, event-timed repetition, alternating which goes first, until both have
+/// options.min_reps and each has spent options.budget_ms, or options.max_reps rounds have run. Before that, options.warmup runs of each
 /// and, for options.warmup_ms, untimed runs of both in turn, so neither is timed in the other's
 /// transient. `clocks` may be null (no samples). options.give_up is not used. Throws StatusError on a
 /// CUDA error.

@@ -48,6 +48,8 @@ class L2Flusher {
   void flush(cudaStream_t stream);
   /// "memset of 2x L2" or "read of 2x L2", for reports.
   const char* method() const;
+  /// The swept buffer's device address (for experiments on where buffers land).
+  const void* buffer() const { return buffer_; }
 
  private:
   bool read_ = false;

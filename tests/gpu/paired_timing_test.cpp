@@ -1,6 +1,7 @@
 // The benchmark's paired timing on a GPU: the two launches' repetitions interleave, alternating which
-// goes first, each side gets as many as the other, and on a machine with NVML every repetition
-// carries a clock sample read off the device (docs/perf_notes.md, measurement 106).
+// goes first, each timed one right after an untimed launch of the same side; each side gets as many
+// as the other, and on a machine with NVML every repetition carries a clock sample read off the
+// device (docs/perf_notes.md, measurement 106).
 #include <string>
 
 #include "gpu_test.hpp"
@@ -11,7 +12,7 @@ namespace {
 
 class PairedTimingTest : public GpuTest {};
 
-TEST_F(PairedTimingTest, RepetitionsInterleaveAlternatingWhichSideGoesFirst) {
+TEST_F(PairedTimingTest, RepetitionsInterleaveAlternatingWhichSideGoesFirstEachAfterAnUntimedOwnLaunch) {
   int device = 0;
   ASSERT_CUDA(cudaGetDevice(&device));
   L2Flusher flusher(device);
@@ -29,7 +30,8 @@ TEST_F(PairedTimingTest, RepetitionsInterleaveAlternatingWhichSideGoesFirst) {
   options.warmup = 0, options.min_reps = 4, options.max_reps = 4, options.budget_ms = 0;  // no untimed runs
   const ClockMonitor clocks(device);
   const PairedTiming t = time_interleaved(first, second, nullptr, flusher, &clocks, options);
-  EXPECT_EQ(order, "abbaabba");
+  // Per round: an untimed and a timed launch of one side, then of the other.
+  EXPECT_EQ(order, "aabbbbaaaabbbbaa");
   for (const PairedSide& s : t.side) {
     EXPECT_EQ(s.timing.reps, 4);
     ASSERT_EQ(s.us.size(), 4u);

@@ -56,17 +56,20 @@ nlohmann::json device_info(int device) {
 }
 
 /// A library's side of a paired timing, for the JSON: its statistics, then each repetition's time,
-/// SM clock and slowdown reasons (NVML's bits; 0 where unread).
+/// SM clock, board power and clock-event reasons (NVML's bits; zeros where unread).
 nlohmann::json side_json(const PairedSide& s, double rel_err) {
-  nlohmann::json reps_mhz = nlohmann::json::array(), reps_reasons = nlohmann::json::array();
+  nlohmann::json reps_mhz = nlohmann::json::array(), reps_power = nlohmann::json::array(),
+                 reps_reasons = nlohmann::json::array();
   for (const ClockSample& c : s.clocks) {
     reps_mhz.push_back(c.sm_mhz);
+    reps_power.push_back(c.power_mw / 1000.0);
     reps_reasons.push_back(c.reasons);
   }
   return {{"median_us", s.timing.median_us}, {"min_us", s.timing.min_us},     {"max_us", s.timing.max_us},
           {"reps", s.timing.reps},           {"rel_err", rel_err},            {"slowed_reps", s.slowed_reps},
           {"unslowed_median_us", s.unslowed_median_us}, {"sm_mhz_min", s.sm_mhz_min}, {"sm_mhz_max", s.sm_mhz_max},
-          {"reps_us", s.us},                 {"reps_sm_mhz", reps_mhz},       {"reps_reasons", reps_reasons}};
+          {"reps_us", s.us},                 {"reps_sm_mhz", reps_mhz},       {"reps_power_w", reps_power},
+          {"reps_reasons", reps_reasons}};
 }
 
 void check_cublas(cublasStatus_t s, const char* what) {

@@ -1,0 +1,87 @@
+# Device calls 106, 106b, 106c (session of 2026-11-26); binaries carried under .carry/bin
+
+# ===== call_106.sh
+#!/usr/bin/env bash
+# Session of 2026-11-26, call 106: f0a116b's owed GPU validation plus change 106 (paired timing):
+# the GPU suite, the seed and perf sets tuned into a fresh database (call 103's was not kept; this
+# one is exported), the interleaved benchmark once, then memcheck of the covering subset.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED|SKIPPED" $OUT/gpu_tests.txt | head -12
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+t0=$(date +%s)
+$B/gemm-tune tune --set seed --json $OUT/tune_seed_106.json -q
+$B/gemm-tune tune --set perf --layout all --json $OUT/tune_perf_106.json -q
+echo "tuning took $(( $(date +%s) - t0 )) s"
+$B/gemm-tune export --db /tmp/tuned.sqlite3 --format csv -o /tmp/tuning_table_106.csv && xz -9 -c /tmp/tuning_table_106.csv > $OUT/tuning_table_106.csv.xz
+mkdir -p /tmp/j
+t0=$(date +%s)
+$B/gemm-tune bench --set seed --json /tmp/j/bench_seed_run1_106.json
+$B/gemm-tune bench --set perf --layout all --json /tmp/j/bench_perf_run1_106.json
+echo "bench took $(( $(date +%s) - t0 )) s"
+tar czf $OUT/bench_106.tar.gz -C /tmp/j .
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_106b.sh
+#!/usr/bin/env bash
+# Call 106b: the interleaved benchmark twice more on call 106's tuning table (imported), 4096^3 nn/nt
+# five times alone with an nvidia-smi trace; then the long-K shapes of target 3 tuned --exhaustive.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+nvidia-smi --query-gpu=timestamp,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active \
+  --format=csv -lms 100 > /tmp/j/smi_trace_106b.csv &
+SMI=$!
+for r in 2 3; do
+  $B/gemm-tune bench --set seed --json /tmp/j/bench_seed_run${r}_106.json | tail -n +2
+  $B/gemm-tune bench --set perf --layout all --json /tmp/j/bench_perf_run${r}_106.json | tail -n +2
+done
+for r in 1 2 3 4 5; do
+  echo "=== big $r $(date +%T.%N)"
+  $B/gemm-tune bench --shape 4096,4096,4096 --layout nn,nt --json /tmp/j/bench_4096_r${r}_106.json | tail -n +2
+done
+kill $SMI
+t0=$(date +%s)
+cp /tmp/tuned.sqlite3 /tmp/exh.sqlite3
+AUTOGEMM_DB=/tmp/exh.sqlite3 $B/gemm-tune tune --shape 256,256,8192 --shape 128,128,32768 --exhaustive --force \
+  --json /tmp/j/tune_longk_exhaustive_106.json -q
+echo "exhaustive took $(( $(date +%s) - t0 )) s"
+$B/gemm-tune export --db /tmp/exh.sqlite3 --format csv --problem n,n,256,256,8192,4 -o /tmp/j/longk_256.csv
+$B/gemm-tune export --db /tmp/exh.sqlite3 --format csv --problem n,n,128,128,32768,4 -o /tmp/j/longk_128.csv
+tar czf $OUT/bench_106b.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_106c.sh
+#!/usr/bin/env bash
+# Call 106c: does the two-mode 4096^3 time (call 106b) follow the operands' or the flush buffer's
+# placement? tools/experiments/placement_modes in three processes, call 106's tuning table.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+for p in 1 2 3; do
+  echo "=== process $p $(date +%T)"
+  $B/placement_modes 4096 4096 4096 nt 6
+done
+echo "=== nn $(date +%T)"
+$B/placement_modes 4096 4096 4096 nn 4
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
