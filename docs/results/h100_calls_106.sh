@@ -1,4 +1,4 @@
-# Device calls 106, 106b, 106c (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106, 106b, 106c, 106d (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -84,4 +84,32 @@ for p in 1 2 3; do
 done
 echo "=== nn $(date +%T)"
 $B/placement_modes 4096 4096 4096 nn 4
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_106d.sh
+#!/usr/bin/env bash
+# Call 106d: change 106b (each timed repetition after an untimed launch of its own library): the timing
+# tests, then the seed and perf sets benchmarked three times on call 106's tuning table and 4096^3
+# nn/nt in three more processes.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+$B/autogemm_gpu_tests --gtest_filter='*Timing*' --gtest_brief=1 2>&1 | tail -3
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+t0=$(date +%s)
+for r in 1 2 3; do
+  $B/gemm-tune bench --set seed --json /tmp/j/bench_seed_run${r}_106d.json | tail -n +2
+  $B/gemm-tune bench --set perf --layout all --json /tmp/j/bench_perf_run${r}_106d.json | tail -n +2
+done
+echo "bench took $(( $(date +%s) - t0 )) s"
+for r in 1 2 3; do
+  echo "=== big $r $(date +%T.%N)"
+  $B/gemm-tune bench --shape 4096,4096,4096 --layout nn,nt --json /tmp/j/bench_4096_r${r}_106d.json | tail -n +2
+done
+tar czf $OUT/bench_106d.tar.gz -C /tmp/j .
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv

@@ -21,45 +21,34 @@
 
 #include "autogemm/autogemm.h"
 #include "context.hpp"
+#include "experiment_check.hpp"
 #include "operation.hpp"
 #include "problem_data.hpp"
 #include "timing.hpp"
 #include "workspace.hpp"
 
-namespace {
-
 using namespace autogemm;
 
-void check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "api_vs_run: %s failed\n", what);
-    std::exit(1);
-  }
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  const int M = argc > 1 ? std::atoi(argv[1]) : 4096, N = argc > 2 ? std::atoi(argv[2]) : 4096;
-  const int K = argc > 3 ? std::atoi(argv[3]) : 4096;
-  const std::string layout = argc > 4 ? argv[4] : "nt";
-  const int rounds = argc > 5 ? std::atoi(argv[5]) : 3;
+  const ShapeArgs args = shape_args(argc, argv, 3);
+  const int M = args.m, N = args.n, K = args.k, rounds = args.rounds;
+  const std::string& layout = args.layout;
   const bool after_reference = argc > 6 && std::string(argv[6]) == "reference";
   const double settle_ms = argc > 7 ? std::atof(argv[7]) : 0.0;
-  check(layout.size() == 2, "LAYOUT (two of n, t)");
+  require(layout.size() == 2, "LAYOUT (two of n, t)");
   const Op op_a = layout[0] == 't' ? Op::T : Op::N, op_b = layout[1] == 't' ? Op::T : Op::N;
   const ColumnMajorProblem cp = to_column_major(Shape{M, N, K}, op_a, op_b);
 
   int device = 0;
-  check(cudaGetDevice(&device) == cudaSuccess, "cudaGetDevice");
+  require(cudaGetDevice(&device) == cudaSuccess, "cudaGetDevice");
   cudaStream_t blocking = nullptr, non_blocking = nullptr;
-  check(cudaStreamCreate(&blocking) == cudaSuccess, "cudaStreamCreate");
-  check(cudaStreamCreateWithFlags(&non_blocking, cudaStreamNonBlocking) == cudaSuccess, "cudaStreamCreateWithFlags");
+  require(cudaStreamCreate(&blocking) == cudaSuccess, "cudaStreamCreate");
+  require(cudaStreamCreateWithFlags(&non_blocking, cudaStreamNonBlocking) == cudaSuccess, "cudaStreamCreateWithFlags");
   autogemmHandle_t handle = nullptr;
-  check(autogemmCreate(&handle) == AUTOGEMM_STATUS_SUCCESS, "autogemmCreate");
+  require(autogemmCreate(&handle) == AUTOGEMM_STATUS_SUCCESS, "autogemmCreate");
   cublasHandle_t cublas = nullptr;
-  check(cublasCreate(&cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
-  check(cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH) == CUBLAS_STATUS_SUCCESS, "cublasSetMathMode");
+  require(cublasCreate(&cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
+  require(cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH) == CUBLAS_STATUS_SUCCESS, "cublasSetMathMode");
   L2Flusher flusher(device);
   TimingOptions timing;
   timing.max_reps = 50;  // as gemm-tune bench's default
@@ -98,24 +87,24 @@ int main(int argc, char** argv) {
       const GemmProblem p = v.data->gemm_problem();
       auto run_ours = [&](cudaStream_t s) {
         if (v.api) {
-          check(autogemmSetStream(handle, s) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
-          check(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
+          require(autogemmSetStream(handle, s) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
+          require(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
                     AUTOGEMM_STATUS_SUCCESS,
                 "autogemmSgemm");
         } else {
           const Workspace ws = own.get(workspace_size(*choice.kernel, p, choice.split), s);
-          check(run(*choice.kernel, p, choice.split, ws, s) == cudaSuccess, "run");
+          require(run(*choice.kernel, p, choice.split, ws, s) == cudaSuccess, "run");
         }
       };
       auto run_cublas = [&](cudaStream_t s) {
-        check(cublasSetStream(cublas, s) == CUBLAS_STATUS_SUCCESS, "cublasSetStream");
-        check(cublasSgemm(cublas, op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T, op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T,
+        require(cublasSetStream(cublas, s) == CUBLAS_STATUS_SUCCESS, "cublasSetStream");
+        require(cublasSgemm(cublas, op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T, op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T,
                           p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) == CUBLAS_STATUS_SUCCESS,
               "cublasSgemm");
       };
       if (after_reference) {
         v.data->compute_reference(alpha, beta, v.stream);
-        check(cudaStreamSynchronize(v.stream) == cudaSuccess, "the reference");
+        require(cudaStreamSynchronize(v.stream) == cudaSuccess, "the reference");
       }
       run_untimed_for(run_ours, v.stream, flusher, settle_ms);
       ours[v.name].push_back(time_on_gpu(run_ours, v.stream, flusher, timing).median_us);
@@ -131,8 +120,8 @@ int main(int argc, char** argv) {
   }
   // The result the timings stand for, checked once more after them.
   const GemmProblem p = bench_data.gemm_problem();
-  check(autogemmSetStream(handle, blocking) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
-  check(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
+  require(autogemmSetStream(handle, blocking) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
+  require(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
             AUTOGEMM_STATUS_SUCCESS,
         "autogemmSgemm");
   std::printf("autogemm's relative error against float64: %.2e\n", bench_data.error(blocking));

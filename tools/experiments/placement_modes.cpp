@@ -19,42 +19,31 @@
 
 #include "autogemm/autogemm.h"
 #include "check.hpp"
+#include "experiment_check.hpp"
 #include "paired_timing.hpp"
 #include "problem_data.hpp"
 
-namespace {
-
 using namespace autogemm;
 
-void check(bool ok, const char* what) {
-  if (!ok) {
-    std::fprintf(stderr, "placement_modes: %s failed\n", what);
-    std::exit(1);
-  }
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
-  const int M = argc > 1 ? std::atoi(argv[1]) : 4096, N = argc > 2 ? std::atoi(argv[2]) : 4096;
-  const int K = argc > 3 ? std::atoi(argv[3]) : 4096;
-  const std::string layout = argc > 4 ? argv[4] : "nt";
-  const int rounds = argc > 5 ? std::atoi(argv[5]) : 6;
+  const ShapeArgs args = shape_args(argc, argv, 6);
+  const int M = args.m, N = args.n, K = args.k, rounds = args.rounds;
+  const std::string& layout = args.layout;
   Op op_a = Op::N, op_b = Op::N;
-  check(parse_layout(layout, op_a, op_b), "LAYOUT (nn, nt, tn or tt)");
+  require(parse_layout(layout, op_a, op_b), "LAYOUT (nn, nt, tn or tt)");
   const ColumnMajorProblem cp = to_column_major(Shape{M, N, K}, op_a, op_b);
 
   int device = 0;
-  check(cudaGetDevice(&device) == cudaSuccess, "cudaGetDevice");
+  require(cudaGetDevice(&device) == cudaSuccess, "cudaGetDevice");
   cudaStream_t stream = nullptr;
-  check(cudaStreamCreate(&stream) == cudaSuccess, "cudaStreamCreate");
+  require(cudaStreamCreate(&stream) == cudaSuccess, "cudaStreamCreate");
   autogemmHandle_t handle = nullptr;
-  check(autogemmCreate(&handle) == AUTOGEMM_STATUS_SUCCESS, "autogemmCreate");
-  check(autogemmSetStream(handle, stream) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
+  require(autogemmCreate(&handle) == AUTOGEMM_STATUS_SUCCESS, "autogemmCreate");
+  require(autogemmSetStream(handle, stream) == AUTOGEMM_STATUS_SUCCESS, "autogemmSetStream");
   cublasHandle_t cublas = nullptr;
-  check(cublasCreate(&cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
-  check(cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH) == CUBLAS_STATUS_SUCCESS, "cublasSetMathMode");
-  check(cublasSetStream(cublas, stream) == CUBLAS_STATUS_SUCCESS, "cublasSetStream");
+  require(cublasCreate(&cublas) == CUBLAS_STATUS_SUCCESS, "cublasCreate");
+  require(cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH) == CUBLAS_STATUS_SUCCESS, "cublasSetMathMode");
+  require(cublasSetStream(cublas, stream) == CUBLAS_STATUS_SUCCESS, "cublasSetStream");
   const ClockMonitor clocks(device);
   TimingOptions timing;
   timing.max_reps = 50;          // as gemm-tune bench
@@ -71,12 +60,12 @@ int main(int argc, char** argv) {
   auto time_pair = [&](const ProblemData& d, L2Flusher& f) {
     const GemmProblem p = d.gemm_problem();
     auto ours = [&](cudaStream_t) {
-      check(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
+      require(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
                 AUTOGEMM_STATUS_SUCCESS,
             "autogemmSgemm");
     };
     auto theirs = [&](cudaStream_t) {
-      check(cublasSgemm(cublas, ca, cb, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
+      require(cublasSgemm(cublas, ca, cb, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
                 CUBLAS_STATUS_SUCCESS,
             "cublasSgemm");
     };
@@ -98,11 +87,11 @@ int main(int argc, char** argv) {
     fresh.compute_reference(alpha, beta, stream);
     fill_nan(fresh.c(), static_cast<size_t>(cp.ldc) * cp.n, stream);
     const GemmProblem p = fresh.gemm_problem();
-    check(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
+    require(autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, p.a, p.lda, p.b, p.ldb, &beta, p.c, p.ldc) ==
               AUTOGEMM_STATUS_SUCCESS,
           "autogemmSgemm");
     const double err = fresh.error(stream);
-    check(err <= error_bound(cp.k), "the check against the float64 reference");
+    require(err <= error_bound(cp.k), "the check against the float64 reference");
     const std::string both_fresh = time_pair(fresh, *flushers.back());
     const std::string data_fresh = time_pair(fresh, *flushers.front());
     const std::string flush_fresh = time_pair(*data.front(), *flushers.back());
