@@ -5,7 +5,6 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
-#include <chrono>
 #include <utility>
 
 namespace autogemm {
@@ -19,13 +18,7 @@ using HandleByPciFn = int (*)(const char*, NvmlDevice*);
 using ReasonsFn = int (*)(NvmlDevice, unsigned long long*);
 using ClockFn = int (*)(NvmlDevice, int, unsigned*);
 using PowerFn = int (*)(NvmlDevice, unsigned*);
-struct NvmlViolationTime {
-  unsigned long long reference_time, violation_time;  // nvmlViolationTime_t (ns)
-};
-using ViolationFn = int (*)(NvmlDevice, int, NvmlViolationTime*);
-using EnergyFn = int (*)(NvmlDevice, unsigned long long*);
-constexpr int kNvmlClockSm = 1;        // NVML_CLOCK_SM
-constexpr int kNvmlPerfPolicyPower = 0;  // NVML_PERF_POLICY_POWER
+constexpr int kNvmlClockSm = 1;  // NVML_CLOCK_SM
 
 }  // namespace
 
@@ -34,8 +27,6 @@ struct ClockMonitor::Api {
   ReasonsFn reasons = nullptr;
   ClockFn clock = nullptr;
   PowerFn power = nullptr;
-  ViolationFn violation = nullptr;  // optional: counters are left out without them
-  EnergyFn energy = nullptr;
 };
 
 std::string slowdown_reason_names(std::uint64_t reasons) {
@@ -69,8 +60,6 @@ ClockMonitor::ClockMonitor(int device) {
   if (api->reasons == nullptr) api->reasons = reinterpret_cast<ReasonsFn>(symbol("nvmlDeviceGetCurrentClocksThrottleReasons"));
   api->clock = reinterpret_cast<ClockFn>(symbol("nvmlDeviceGetClockInfo"));
   api->power = reinterpret_cast<PowerFn>(symbol("nvmlDeviceGetPowerUsage"));
-  api->violation = reinterpret_cast<ViolationFn>(symbol("nvmlDeviceGetViolationStatus"));
-  api->energy = reinterpret_cast<EnergyFn>(symbol("nvmlDeviceGetTotalEnergyConsumption"));
   api_ = api;
   char bus_id[32] = {};
   if (init == nullptr || by_pci == nullptr || api->shutdown == nullptr || api->reasons == nullptr ||
@@ -102,28 +91,7 @@ ClockSample ClockMonitor::sample() const {
   s.valid = api_->reasons(device_, &reasons) == 0 && api_->clock(device_, kNvmlClockSm, &s.sm_mhz) == 0 &&
             api_->power(device_, &s.power_mw) == 0;
   s.reasons = reasons;
-  NvmlViolationTime violation{};
-  unsigned long long energy = 0;
-  s.counters = api_->violation != nullptr && api_->energy != nullptr &&
-               api_->violation(device_, kNvmlPerfPolicyPower, &violation) == 0 && api_->energy(device_, &energy) == 0;
-  s.power_capped_ns = violation.violation_time;
-  s.energy_mj = energy;
-  s.host_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
-                  .count();
   return s;
-}
-
-IntervalCounters between(const ClockSample& before, const ClockSample& after) {
-  IntervalCounters c;
-  if (!before.counters || !after.counters || after.host_ns <= before.host_ns) return c;
-  c.valid = true;
-  c.interval_ns = static_cast<double>(after.host_ns - before.host_ns);
-  // Counters only grow; a smaller second reading (a driver reload) counts as nothing.
-  c.capped_ns = after.power_capped_ns > before.power_capped_ns
-                    ? static_cast<double>(after.power_capped_ns - before.power_capped_ns)
-                    : 0.0;
-  c.energy_mj = after.energy_mj > before.energy_mj ? static_cast<double>(after.energy_mj - before.energy_mj) : 0.0;
-  return c;
 }
 
 }  // namespace autogemm

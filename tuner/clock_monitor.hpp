@@ -25,24 +25,7 @@ struct ClockSample {
   unsigned power_mw = 0;
   std::uint64_t reasons = 0;   // NVML clock-event reason bits
   bool slowed() const { return valid && (reasons & kSlowdownReasons) != 0; }
-  // Cumulative counters, so that two samples bracket an interval (the instant's clock and reasons
-  // miss a cap that comes and goes within a repetition: docs/perf_notes.md, measurement 107).
-  bool counters = false;             // false where NVML did not give them
-  std::uint64_t power_capped_ns = 0;  // time held by the power policy (nvmlDeviceGetViolationStatus)
-  std::uint64_t energy_mj = 0;        // board energy since the driver loaded
-  std::int64_t host_ns = 0;           // steady_clock when read
 };
-
-/// What happened between two samples: the fraction of the interval the power policy held the
-/// clocks, and the mean board power. `valid` is false unless both samples carry counters and the
-/// interval is positive.
-struct IntervalCounters {
-  bool valid = false;
-  double interval_ns = 0, capped_ns = 0, energy_mj = 0;
-  double capped_fraction() const { return interval_ns > 0 ? capped_ns / interval_ns : 0.0; }
-  double mean_power_w() const { return interval_ns > 0 ? energy_mj * 1e6 / interval_ns : 0.0; }
-};
-IntervalCounters between(const ClockSample& before, const ClockSample& after);
 
 /// "sw_power_cap|hw_slowdown" for the bits of kSlowdownReasons set in `reasons`; "" for none.
 std::string slowdown_reason_names(std::uint64_t reasons);

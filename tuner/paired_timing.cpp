@@ -26,15 +26,6 @@ void summarize(PairedSide& side) {
     }
   }
   side.unslowed_median_us = median(unslowed);
-  IntervalCounters total;
-  for (size_t i = 0; i < side.before.size() && i < side.clocks.size(); ++i) {
-    const IntervalCounters c = between(side.before[i], side.clocks[i]);
-    if (!c.valid) continue;
-    total.valid = true;
-    total.interval_ns += c.interval_ns, total.capped_ns += c.capped_ns, total.energy_mj += c.energy_mj;
-  }
-  side.power_capped_fraction = total.valid ? total.capped_fraction() : -1;
-  side.mean_power_w = total.valid ? total.mean_power_w() : -1;
 }
 
 double paired_ratio(const std::vector<double>& a, const std::vector<double>& b) {
@@ -73,9 +64,6 @@ PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
       // (docs/perf_notes.md, measurement 106).
       if (options.flush_l2) flusher.flush(stream);
       (*launches[which])(stream);
-      // The samples around the timed repetition bracket it alone: its untimed launch is done first.
-      if (clocks != nullptr) AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
-      side.before.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});
       const double us = timer.time_us(*launches[which], stream, options.flush_l2 ? &flusher : nullptr);
       side.us.push_back(us);
       side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});

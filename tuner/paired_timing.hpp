@@ -21,13 +21,9 @@ struct PairedSide {
   TimingResult timing;               // median, min, max and count of all its repetitions
   std::vector<double> us;            // each repetition's time, in the order run
   std::vector<ClockSample> clocks;   // the clock sample read right after each repetition
-  std::vector<ClockSample> before;   // ... and right before it (its untimed launch finished)
   int slowed_reps = 0;               // repetitions whose sample carries a kSlowdownReasons bit
   double unslowed_median_us = 0;     // median of the others; 0 when every repetition was slowed
   unsigned sm_mhz_min = 0, sm_mhz_max = 0;  // over the valid samples; 0 when none
-  /// Over the repetitions whose two samples carry NVML's counters (between()): the fraction of their
-  /// wall time the power policy held the clocks, and their mean board power; -1 when none do.
-  double power_capped_fraction = -1, mean_power_w = -1;
 };
 
 struct PairedTiming {

@@ -1,4 +1,4 @@
-# Device calls 106, 106b, 106c, 106d (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106, 106b, 106c, 106d, 107 (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -113,3 +113,38 @@ for r in 1 2 3; do
 done
 tar czf $OUT/bench_106d.tar.gz -C /tmp/j .
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_107.sh (binaries of 91f1ffd: the paired timing with NVML's violation and energy counters, reverted after this call)
+#!/usr/bin/env bash
+# Call 107: measurement 107 (is the slow mode of 4096^3 the power limit?): the timing tests, 4096^3
+# nn/nt benchmarked in six processes and the perf set once, with NVML's power-violation and energy
+# counters around every repetition; a 100 ms nvidia-smi trace beside. Call 106's tuning table.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,power.limit,temperature.gpu,clocks_event_reasons.active --format=csv
+$B/autogemm_gpu_tests --gtest_filter='*Timing*' --gtest_brief=1 2>&1 | tail -3
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+nvidia-smi --query-gpu=timestamp,clocks.current.sm,power.draw,temperature.gpu,temperature.memory,clocks_event_reasons.active \
+  --format=csv -lms 100 > /tmp/j/smi_trace_107.csv &
+SMI=$!
+for r in 1 2 3 4 5 6; do
+  echo "=== big $r $(date +%T.%N)"
+  $B/gemm-tune bench --shape 4096,4096,4096 --layout nn,nt --json /tmp/j/bench_4096_r${r}_107.json | tail -n +2
+done
+$B/gemm-tune bench --set perf --layout all --json /tmp/j/bench_perf_107.json | tail -n +2
+kill $SMI
+tar czf $OUT/bench_107.tar.gz -C /tmp/j .
+python3 - <<'PY'
+import json, glob
+for f in sorted(glob.glob('/tmp/j/bench_*_107.json')):
+    for x in json.load(open(f))['results']:
+        if x['shape']['k'] != 4096 or x['shape']['m'] != 4096: continue
+        a, c = x['autogemm'], x['cublas']
+        print(f"{f[7:-5]:>16} {x['label']:>16} {x['layout']} ag {a['median_us']:7.1f} capped {a['power_capped_fraction']:.2f} "
+              f"{a['mean_power_w']:5.0f} W | cublas {c['median_us']:7.1f} capped {c['power_capped_fraction']:.2f} {c['mean_power_w']:5.0f} W")
+PY

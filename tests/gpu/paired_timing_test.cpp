@@ -50,9 +50,6 @@ TEST_F(PairedTimingTest, RepetitionsInterleaveAlternatingWhichSideGoesFirstEachA
       EXPECT_GT(c.sm_mhz, 0u);
     }
     EXPECT_GT(s.sm_mhz_min, 0u);
-    // NVML's power-violation and energy counters were read around every repetition.
-    EXPECT_GE(s.power_capped_fraction, 0.0);
-    EXPECT_GE(s.mean_power_w, 0.0);
   }
 }
 

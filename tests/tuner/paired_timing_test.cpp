@@ -65,41 +65,5 @@ TEST(PairedTiming, RatioIsTheMedianOfEachRoundsRatio) {
   EXPECT_DOUBLE_EQ(paired_ratio({}, {}), 0);
 }
 
-ClockSample counters(std::int64_t host_ns, std::uint64_t capped_ns, std::uint64_t energy_mj) {
-  ClockSample c = sample(1980, 0);
-  c.counters = true, c.host_ns = host_ns, c.power_capped_ns = capped_ns, c.energy_mj = energy_mj;
-  return c;
-}
-
-TEST(ClockSample, CountersBetweenTwoSamplesGiveTheCappedShareAndTheMeanPower) {
-  // 2.5 ms, 1.9 ms of it held by the power policy, 1.7 J: 76% capped at 680 W.
-  const IntervalCounters c = between(counters(1'000'000, 5'000'000, 90'000), counters(3'500'000, 6'900'000, 91'700));
-  ASSERT_TRUE(c.valid);
-  EXPECT_NEAR(c.capped_fraction(), 0.76, 1e-12);
-  EXPECT_NEAR(c.mean_power_w(), 680.0, 1e-9);
-  // Without counters on either side, or an empty interval, nothing is said.
-  EXPECT_FALSE(between(sample(1980, 0), counters(3'500'000, 0, 0)).valid);
-  EXPECT_FALSE(between(counters(5, 0, 0), counters(5, 0, 0)).valid);
-  // A counter that went backwards (a driver reload) counts as nothing.
-  EXPECT_DOUBLE_EQ(between(counters(0, 9, 9), counters(10, 1, 1)).capped_ns, 0.0);
-}
-
-TEST(PairedTiming, SummaryAddsTheIntervalsOfTheRepetitionsWithCounters) {
-  PairedSide side;
-  side.us = {2500, 2520, 2510};
-  side.before = {counters(0, 0, 0), counters(10'000'000, 1'000'000, 7'000), ClockSample{}};
-  side.clocks = {counters(2'000'000, 0, 1'300), counters(12'000'000, 3'000'000, 8'400), counters(30'000'000, 0, 0)};
-  summarize(side);
-  // 4 ms of counted intervals, 2 ms capped, 2.7 J: half capped at 675 W; the third has no "before".
-  EXPECT_NEAR(side.power_capped_fraction, 0.5, 1e-12);
-  EXPECT_NEAR(side.mean_power_w, 675.0, 1e-9);
-  PairedSide none;
-  none.us = {1};
-  none.clocks = {sample(1980, 0)};
-  summarize(none);
-  EXPECT_EQ(none.power_capped_fraction, -1);
-  EXPECT_EQ(none.mean_power_w, -1);
-}
-
 }  // namespace
 }  // namespace autogemm

@@ -56,29 +56,20 @@ nlohmann::json device_info(int device) {
 }
 
 /// A library's side of a paired timing, for the JSON: its statistics, then each repetition's time,
-/// SM clock, board power and clock-event reasons after it (NVML's bits; zeros where unread), and the
-/// share of the repetition held by the power policy and its mean power (-1 where unread).
+/// SM clock, board power and clock-event reasons (NVML's bits; zeros where unread).
 nlohmann::json side_json(const PairedSide& s, double rel_err) {
   nlohmann::json reps_mhz = nlohmann::json::array(), reps_power = nlohmann::json::array(),
-                 reps_reasons = nlohmann::json::array(), reps_capped = nlohmann::json::array(),
-                 reps_mean_power = nlohmann::json::array();
-  for (size_t i = 0; i < s.clocks.size(); ++i) {
-    const ClockSample& c = s.clocks[i];
+                 reps_reasons = nlohmann::json::array();
+  for (const ClockSample& c : s.clocks) {
     reps_mhz.push_back(c.sm_mhz);
     reps_power.push_back(c.power_mw / 1000.0);
     reps_reasons.push_back(c.reasons);
-    // The interval from the sample before the repetition to the one after it (-1: no counters).
-    const IntervalCounters iv = i < s.before.size() ? between(s.before[i], c) : IntervalCounters{};
-    reps_capped.push_back(iv.valid ? iv.capped_fraction() : -1.0);
-    reps_mean_power.push_back(iv.valid ? iv.mean_power_w() : -1.0);
   }
   return {{"median_us", s.timing.median_us}, {"min_us", s.timing.min_us},     {"max_us", s.timing.max_us},
           {"reps", s.timing.reps},           {"rel_err", rel_err},            {"slowed_reps", s.slowed_reps},
           {"unslowed_median_us", s.unslowed_median_us}, {"sm_mhz_min", s.sm_mhz_min}, {"sm_mhz_max", s.sm_mhz_max},
-          {"power_capped_fraction", s.power_capped_fraction}, {"mean_power_w", s.mean_power_w},
           {"reps_us", s.us},                 {"reps_sm_mhz", reps_mhz},       {"reps_power_w", reps_power},
-          {"reps_reasons", reps_reasons},    {"reps_power_capped_fraction", reps_capped},
-          {"reps_mean_power_w", reps_mean_power}};
+          {"reps_reasons", reps_reasons}};
 }
 
 void check_cublas(cublasStatus_t s, const char* what) {
