@@ -95,6 +95,11 @@ Command add_bench_command(CLI::App& app) {
                   "File of shapes (as gemm-tune tune --shapes; a CSV of column-major problems keeps its own layouts)");
   sub->add_option("--json", o->json, "Also write the results and provenance to this JSON file");
   sub->add_option("--max-reps", o->max_reps, "Timed repetitions at most per measurement")->capture_default_str();
+  sub->footer(
+      "Method: each result checked against a float64 reference first; then 500 ms of both libraries, then\n"
+      "rounds of one untimed and one timed launch of each (L2 flushed before each, alternating which goes\n"
+      "first), medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
+      "autogemm's / cuBLAS's repetitions under a slowdown reason). JSON fields: docs/tuner.md, 'The benchmark'.");
   return {sub, [o]() -> int {
     ProblemSelection& sel = o->select;
     if (sel.set.empty() && sel.shapes.empty() && sel.ranges.empty() && sel.shapes_file.empty()) sel.set = "seed";
