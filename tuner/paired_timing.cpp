@@ -47,7 +47,11 @@ PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
   }
   AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (options.warmup_ms > 0) {
-    run_untimed_for([&](cudaStream_t s) { first(s), second(s); }, stream, flusher, options.warmup_ms);
+    auto both = [&](cudaStream_t s) {
+      first(s);
+      second(s);
+    };
+    run_untimed_for(both, stream, flusher, options.warmup_ms);
   }
 
   PairedTiming result;
