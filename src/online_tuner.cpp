@@ -46,11 +46,15 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
   auto c = device_alloc<float>(static_cast<size_t>(p.ldc) * p.n);
   auto ref = device_alloc<double>(static_cast<size_t>(p.m) * p.n);
   p.c = c.get();
+  // Every candidate's needs, the repacked operands' copies included: without them a candidate that
+  // reads repacked operands (since change 99 often the first for big problems) was refused its
+  // launch, and the error ended the whole online tuning (docs/perf_notes.md, measurement 108).
   WorkspaceNeeds needs;
   for (size_t i = 0; i < count; ++i) {
     const WorkspaceNeeds w = workspace_size(*ranked[i].kernel, p, ranked[i].split);
     needs.partial_bytes = std::max(needs.partial_bytes, w.partial_bytes);
     needs.semaphore_count = std::max(needs.semaphore_count, w.semaphore_count);
+    needs.repack_bytes = std::max(needs.repack_bytes, w.repack_bytes);
   }
   GrowingWorkspace scratch;
   const Workspace ws = scratch.get(needs, stream);
@@ -64,19 +68,35 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
   const db::ProblemKey key = tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, alignment_class(p));
   const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
 
-  double best_us = 0;
+  auto launcher = [&](const KernelChoice& cand) {
+    return [&p, &ws, &cand](cudaStream_t s) { AUTOGEMM_CUDA_CHECK(run(*cand.kernel, p, cand.split, ws, s)); };
+  };
+  auto set_timing = [&](db::Entry& e, const TimingResult& t) {
+    e.measurement.median_us = t.median_us;
+    e.measurement.min_us = t.min_us;
+    e.measurement.spread_us = t.max_us - t.min_us;
+    e.measurement.iterations = t.reps;
+    e.measurement.tflops = flops / t.median_us / 1e6;
+  };
+  std::vector<size_t> entry_candidate;  // ranked index of each entry
   for (size_t i = 0; i < count; ++i) {
     if (i > 0 && elapsed_ms() > options.budget_ms) break;
     const KernelChoice& cand = ranked[i];
-    auto launch = [&](cudaStream_t s) { AUTOGEMM_CUDA_CHECK(run(*cand.kernel, p, cand.split, ws, s)); };
     AUTOGEMM_CUDA_CHECK(fill_nan(p.c, static_cast<size_t>(p.ldc) * p.n, stream));
-    launch(stream);
+    // A launch refused before it starts (an argument run() rejects) costs this candidate only; an
+    // error the launch leaves behind is the context's, and the next CUDA call throws it.
+    if (const cudaError_t e = run(*cand.kernel, p, cand.split, ws, stream); e != cudaSuccess) {
+      cudaGetLastError();
+      logger().warn("online tuning: {} splits={} {} could not be launched ({}); skipped", cand.kernel->name,
+                    cand.split.splits, split_mode_name(cand.split.mode), cudaGetErrorString(e));
+      continue;
+    }
     const double err = relative_error(p.c, p.ldc, ref.get(), p.m, p.n, stream);
     const bool passed = err <= bound;  // NaN fails
     if (!passed)
       logger().warn("online tuning: {} splits={} {} failed its result check (relative error {:.3g} > {:.3g})",
                     cand.kernel->name, cand.split.splits, split_mode_name(cand.split.mode), err, bound);
-    const TimingResult t = time_on_gpu(launch, stream, flusher, timing);
+    const TimingResult t = time_on_gpu(launcher(cand), stream, flusher, timing);
     ++report.measured;
     report.failed += !passed;
 
@@ -84,18 +104,24 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
     e.device = signature;
     e.problem = key;
     e.candidate = {std::string(cand.kernel->name), cand.split.splits, split_mode_name(cand.split.mode)};
-    e.measurement.median_us = t.median_us;
-    e.measurement.min_us = t.min_us;
-    e.measurement.spread_us = t.max_us - t.min_us;
-    e.measurement.iterations = t.reps;
-    e.measurement.tflops = flops / t.median_us / 1e6;
+    set_timing(e, t);
     e.measurement.check_passed = passed;
     e.measurement.rel_error = std::isfinite(err) ? err : 1e300;
     e.provenance = provenance;
     report.entries.push_back(std::move(e));
-    if (passed && (report.best.kernel == nullptr || t.median_us < best_us)) {
-      report.best = {cand.kernel, cand.split, t.median_us, "online"};
-      best_us = t.median_us;
+    entry_candidate.push_back(i);
+  }
+  // The first candidate was timed right after the float64 reference, which leaves the GPU under its
+  // power cap for a few hundred ms (0.7-1.5% slower at 4096^3: docs/perf_notes.md, measurement 104).
+  // Where the budget allows, it is timed again after the others, and that timing counts.
+  if (report.entries.size() > 1 && report.entries.front().measurement.check_passed &&
+      elapsed_ms() <= options.budget_ms)
+    set_timing(report.entries.front(), time_on_gpu(launcher(ranked[entry_candidate.front()]), stream, flusher, timing));
+  for (size_t j = 0; j < report.entries.size(); ++j) {
+    const db::Measurement& m = report.entries[j].measurement;
+    if (m.check_passed && (report.best.kernel == nullptr || m.median_us < report.best.estimate_us)) {
+      const KernelChoice& cand = ranked[entry_candidate[j]];
+      report.best = {cand.kernel, cand.split, m.median_us, "online"};
     }
   }
   report.seconds = elapsed_ms() / 1e3;

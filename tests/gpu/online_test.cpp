@@ -1,7 +1,8 @@
 // Online mode on a GPU: the first call of an untuned problem tunes it, stores the measurements in
 // the first database of the search path, and the result is the same whichever way the kernel was
 // chosen — online, from the database it wrote, or by the untuned fallback. Stream capture defers
-// the tuning to the first call outside capture.
+// the tuning to the first call outside capture. Candidates that read repacked operands are measured
+// like the others (docs/perf_notes.md, measurement 108).
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,6 +13,8 @@
 #include "autogemm/autogemm.h"
 #include "check.hpp"
 #include "gpu_test.hpp"
+#include "online_tuner.hpp"
+#include "registry.hpp"
 #include "tuned_lookup.hpp"
 #include "tuning_db.hpp"
 
@@ -128,6 +131,45 @@ TEST_F(OnlineModeTest, CaptureDefersTuningToTheFirstCallOutsideIt) {
   autogemmSetStream(h, nullptr);
   cudaStreamDestroy(stream);
   autogemmDestroy(h);
+}
+
+
+class OnlineTunerTest : public GpuTest {};
+
+TEST_F(OnlineTunerTest, MeasuresCandidatesThatReadRepackedOperands) {
+  // nn with m >= kRepackMinOtherExtent: an `nt` instance may run it on a transposed copy of B.
+  constexpr int m = 2048, n = 256, k = 256;
+  DeviceBuffer<float> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n);
+  ASSERT_CUDA(fill_uniform(a.get(), a.count(), 3, nullptr));
+  ASSERT_CUDA(fill_uniform(b.get(), b.count(), 4, nullptr));
+  GemmProblem problem;
+  problem.op_a = Op::N, problem.op_b = Op::N, problem.m = m, problem.n = n, problem.k = k;
+  problem.a = a.get(), problem.b = b.get(), problem.c = c.get(), problem.lda = m, problem.ldb = k, problem.ldc = m;
+  int device = 0;
+  ASSERT_CUDA(cudaGetDevice(&device));
+  const DeviceLimits limits = query_device_limits(device);
+  // The first GEMM instance of each layout that runs the problem: `nt` (B repacked) first.
+  auto first_of = [&](Op op_b) -> const KernelInstance* {
+    for (const KernelInstance& kernel : kernel_registry()) {
+      const KernelConfig& cfg = kernel.config;
+      if (cfg.is_gemv() || cfg.op_a != Op::N || cfg.op_b != op_b) continue;
+      if (cannot_implement(kernel, problem, limits, RepackPolicy::kAllowed).empty()) return &kernel;
+    }
+    return nullptr;
+  };
+  const KernelInstance* repacking = first_of(Op::T);
+  const KernelInstance* in_place = first_of(Op::N);
+  if (repacking == nullptr || in_place == nullptr) GTEST_SKIP() << "this build has no nt and nn GEMM instances for it";
+  ASSERT_TRUE(repack_plan(repacking->config, problem).b);
+  const std::vector<KernelChoice> ranked = {{repacking, {1, SplitKMode::kNone}}, {in_place, {1, SplitKMode::kNone}}};
+  const OnlineReport report = tune_online(problem, ranked, nullptr, device, device_signature(device), OnlineOptions{});
+  EXPECT_EQ(report.measured, 2);
+  EXPECT_EQ(report.failed, 0);
+  ASSERT_EQ(report.entries.size(), 2u);
+  EXPECT_EQ(report.entries.front().candidate.kernel, repacking->name);
+  EXPECT_TRUE(report.entries.front().measurement.check_passed);
+  EXPECT_GT(report.entries.front().measurement.median_us, 0.0);
+  EXPECT_NE(report.best.kernel, nullptr);
 }
 
 }  // namespace
