@@ -68,20 +68,11 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
   const db::ProblemKey key = tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, alignment_class(p));
   const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
 
-  auto launcher = [&](const KernelChoice& cand) {
-    return [&p, &ws, &cand](cudaStream_t s) { AUTOGEMM_CUDA_CHECK(run(*cand.kernel, p, cand.split, ws, s)); };
-  };
-  auto set_timing = [&](db::Entry& e, const TimingResult& t) {
-    e.measurement.median_us = t.median_us;
-    e.measurement.min_us = t.min_us;
-    e.measurement.spread_us = t.max_us - t.min_us;
-    e.measurement.iterations = t.reps;
-    e.measurement.tflops = flops / t.median_us / 1e6;
-  };
-  std::vector<size_t> entry_candidate;  // ranked index of each entry
+  double best_us = 0;
   for (size_t i = 0; i < count; ++i) {
     if (i > 0 && elapsed_ms() > options.budget_ms) break;
     const KernelChoice& cand = ranked[i];
+    auto launch = [&](cudaStream_t s) { AUTOGEMM_CUDA_CHECK(run(*cand.kernel, p, cand.split, ws, s)); };
     AUTOGEMM_CUDA_CHECK(fill_nan(p.c, static_cast<size_t>(p.ldc) * p.n, stream));
     // A launch refused before it starts (an argument run() rejects) costs this candidate only; an
     // error the launch leaves behind is the context's, and the next CUDA call throws it.
@@ -96,7 +87,7 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
     if (!passed)
       logger().warn("online tuning: {} splits={} {} failed its result check (relative error {:.3g} > {:.3g})",
                     cand.kernel->name, cand.split.splits, split_mode_name(cand.split.mode), err, bound);
-    const TimingResult t = time_on_gpu(launcher(cand), stream, flusher, timing);
+    const TimingResult t = time_on_gpu(launch, stream, flusher, timing);
     ++report.measured;
     report.failed += !passed;
 
@@ -104,24 +95,18 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
     e.device = signature;
     e.problem = key;
     e.candidate = {std::string(cand.kernel->name), cand.split.splits, split_mode_name(cand.split.mode)};
-    set_timing(e, t);
+    e.measurement.median_us = t.median_us;
+    e.measurement.min_us = t.min_us;
+    e.measurement.spread_us = t.max_us - t.min_us;
+    e.measurement.iterations = t.reps;
+    e.measurement.tflops = flops / t.median_us / 1e6;
     e.measurement.check_passed = passed;
     e.measurement.rel_error = std::isfinite(err) ? err : 1e300;
     e.provenance = provenance;
     report.entries.push_back(std::move(e));
-    entry_candidate.push_back(i);
-  }
-  // The first candidate was timed right after the float64 reference, which leaves the GPU under its
-  // power cap for a few hundred ms (0.7-1.5% slower at 4096^3: docs/perf_notes.md, measurement 104).
-  // Where the budget allows, it is timed again after the others, and that timing counts.
-  if (report.entries.size() > 1 && report.entries.front().measurement.check_passed &&
-      elapsed_ms() <= options.budget_ms)
-    set_timing(report.entries.front(), time_on_gpu(launcher(ranked[entry_candidate.front()]), stream, flusher, timing));
-  for (size_t j = 0; j < report.entries.size(); ++j) {
-    const db::Measurement& m = report.entries[j].measurement;
-    if (m.check_passed && (report.best.kernel == nullptr || m.median_us < report.best.estimate_us)) {
-      const KernelChoice& cand = ranked[entry_candidate[j]];
-      report.best = {cand.kernel, cand.split, m.median_us, "online"};
+    if (passed && (report.best.kernel == nullptr || t.median_us < best_us)) {
+      report.best = {cand.kernel, cand.split, t.median_us, "online"};
+      best_us = t.median_us;
     }
   }
   report.seconds = elapsed_ms() / 1e3;

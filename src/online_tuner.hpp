@@ -30,9 +30,8 @@ struct OnlineReport {
 
 /// Measures `ranked` (best first) for `problem` on `stream`, writing only to scratch buffers: the
 /// caller's C is not touched (its alpha and beta do not matter; candidates run with 1 and 0).
-/// Synchronises the stream. The first candidate is always measured, whatever the budget, and timed
-/// again after the others when the budget allows (its first timing follows the float64 reference).
-/// A candidate whose launch run() refuses is skipped with a warning.
+/// Synchronises the stream. The first candidate is always measured, whatever the budget. A candidate
+/// whose launch run() refuses is skipped with a warning.
 /// Throws StatusError on CUDA errors (out of memory for the scratch buffers included).
 OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelChoice>& ranked, cudaStream_t stream,
                          int device, const db::DeviceSignature& signature, const OnlineOptions& options);

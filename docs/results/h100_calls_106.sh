@@ -1,4 +1,4 @@
-# Device calls 106, 106b, 106c, 106d, 107 (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106 to 108b (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -148,3 +148,63 @@ for f in sorted(glob.glob('/tmp/j/bench_*_107.json')):
         print(f"{f[7:-5]:>16} {x['label']:>16} {x['layout']} ag {a['median_us']:7.1f} capped {a['power_capped_fraction']:.2f} "
               f"{a['mean_power_w']:5.0f} W | cublas {c['median_us']:7.1f} capped {c['power_capped_fraction']:.2f} {c['mean_power_w']:5.0f} W")
 PY
+
+# ===== call_108.sh
+#!/usr/bin/env bash
+# Call 108: the final tree's GPU validation (suite, memcheck of the covering subset, selfcheck), the
+# tuned seed set once with the final gemm-tune, and measurement 108 (online mode, empty database).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -2
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set seed --json /tmp/j/bench_seed_tuned_108.json | tail -n +2
+for set in seed perf; do
+  rm -f /tmp/online.sqlite3
+  AUTOGEMM_MODE=online AUTOGEMM_DB=/tmp/online.sqlite3 $B/gemm-tune bench --set $set --layout nn,nt \
+    --json /tmp/j/bench_${set}_online_108.json 2>&1 | grep -v "^\[autogemm" | tail -n +2
+done
+AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set perf --layout nn,nt --json /tmp/j/bench_perf_tuned_108.json | tail -n +2
+tar czf $OUT/bench_108.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_108b.sh (.carry/bin: binaries of 8d-change-108 with the first-candidate re-timing, later dropped; .carry/bin_old: 2a1cee9)
+#!/usr/bin/env bash
+# Call 108b: change 108 (the online tuner's workspace holds repacked operands; refused launches skipped;
+# the first candidate timed again): the online tests, then online-mode benchmarks with the old
+# (2a1cee9) and the new gemm-tune alternating, debug log kept, and the tuned choices beside them.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+# (the GPU tests run in the final validation call: the carry limit)
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+.carry/bin/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in old new; do
+    G=.carry/bin/gemm-tune; [ $v = old ] && G=.carry/bin_old/gemm-tune
+    for set in seed perf; do
+      rm -f /tmp/online.sqlite3
+      echo "=== run $r $v $set"
+      AUTOGEMM_LOG_LEVEL=debug AUTOGEMM_MODE=online AUTOGEMM_DB=/tmp/online.sqlite3 $G bench --set $set --layout nn,nt \
+        --json /tmp/j/bench_${set}_online_${v}_r${r}_108b.json > /tmp/j/log_${set}_${v}_r${r}.txt 2>&1
+      grep -v "^\[autogemm" /tmp/j/log_${set}_${v}_r${r}.txt | tail -n +2
+      grep -c "could not\|failed" /tmp/j/log_${set}_${v}_r${r}.txt
+    done
+  done
+done
+AUTOGEMM_DB=/tmp/tuned.sqlite3 .carry/bin/gemm-tune bench --set perf --layout nn,nt --json /tmp/j/bench_perf_tuned_108b.json | tail -n +2
+AUTOGEMM_DB=/tmp/tuned.sqlite3 .carry/bin/gemm-tune bench --set seed --layout nn,nt --json /tmp/j/bench_seed_tuned_108b.json | tail -n +2
+tar czf $OUT/bench_108b.tar.gz -C /tmp/j .
