@@ -1,4 +1,4 @@
-# Device calls 106 to 108b (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106 to 108c (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -208,3 +208,32 @@ done
 AUTOGEMM_DB=/tmp/tuned.sqlite3 .carry/bin/gemm-tune bench --set perf --layout nn,nt --json /tmp/j/bench_perf_tuned_108b.json | tail -n +2
 AUTOGEMM_DB=/tmp/tuned.sqlite3 .carry/bin/gemm-tune bench --set seed --layout nn,nt --json /tmp/j/bench_seed_tuned_108b.json | tail -n +2
 tar czf $OUT/bench_108b.tar.gz -C /tmp/j .
+
+# ===== call_108c.sh (binaries of the final tree)
+#!/usr/bin/env bash
+# Call 108c: the final tree's GPU validation (suite with the new online test, memcheck of the covering
+# subset), and change 108 as committed (without the re-timing) in online mode once, tuned beside it.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+for set in seed perf; do
+  rm -f /tmp/online.sqlite3
+  AUTOGEMM_LOG_LEVEL=debug AUTOGEMM_MODE=online AUTOGEMM_DB=/tmp/online.sqlite3 $B/gemm-tune bench --set $set --layout nn,nt \
+    --json /tmp/j/bench_${set}_online_108c.json > /tmp/j/log_${set}_online_108c.txt 2>&1
+  grep -v "^\[autogemm" /tmp/j/log_${set}_online_108c.txt | tail -n +2
+  grep -h "could not be launched\|tuning of .* failed" /tmp/j/log_${set}_online_108c.txt | head -3
+  AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set $set --layout nn,nt --json /tmp/j/bench_${set}_tuned_108c.json | tail -n +2
+done
+tar czf $OUT/bench_108c.tar.gz -C /tmp/j .
