@@ -15,11 +15,17 @@ cudaError_t fill_uniform(float* p, size_t n, uint64_t seed, cudaStream_t stream)
 /// Fills n floats with a quiet NaN: the poison that catches unwritten outputs.
 cudaError_t fill_nan(float* p, size_t n, cudaStream_t stream);
 
-/// ref (m x n, leading dimension m) = alpha * op(A) op(B) + beta * C0, computed in float64.
-/// beta == 0 ignores C0 (may be null), as BLAS requires.
+/// ref (m x n, leading dimension m) = alpha * op(A) op(B) + beta * C0, computed in float64, each
+/// output's products summed in order of k. beta == 0 ignores C0 (may be null), as BLAS requires.
+/// Tiled through shared memory (64 x 64 outputs per block).
 cudaError_t reference_gemm_f64(Op op_a, Op op_b, int m, int n, int k, double alpha, const float* a, int64_t lda,
                                const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref,
                                cudaStream_t stream);
+/// The same, one thread per output reading A and B from global memory: the tiled form's check (the
+/// two agree bit for bit) and ~10x slower.
+cudaError_t reference_gemm_f64_naive(Op op_a, Op op_b, int m, int n, int k, double alpha, const float* a,
+                                     int64_t lda, const float* b, int64_t ldb, double beta, const float* c0,
+                                     int64_t ldc, double* ref, cudaStream_t stream);
 
 /// ||C - ref||_F / max(||ref||_F, tiny); NaN if any element of C is not finite. Synchronises `stream`.
 double relative_error(const float* c, int64_t ldc, const double* ref, int m, int n, cudaStream_t stream);
