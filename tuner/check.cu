@@ -29,6 +29,13 @@ __global__ void fill_nan_kernel(float* p, size_t n) {
     p[i] = __int_as_float(0x7fc00000);
 }
 
+/// The BLAS combination in float64, one rounding order for both reference forms (left to the
+/// compiler, the two kernels contracted alpha * sum + beta * c0 differently in the last bit).
+__device__ __forceinline__ double scaled(double alpha, double sum, double beta, const float* c0, int64_t at) {
+  const double product = __dmul_rn(alpha, sum);
+  return beta != 0.0 ? fma(beta, static_cast<double>(c0[at]), product) : product;  // beta == 0: C0 may be null
+}
+
 __global__ void reference_kernel(bool ta, bool tb, int m, int n, int k, double alpha, const float* a, int64_t lda,
                                  const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -38,11 +45,9 @@ __global__ void reference_kernel(bool ta, bool tb, int m, int n, int k, double a
   for (int p = 0; p < k; ++p) {
     const double av = ta ? a[i * lda + p] : a[p * lda + i];
     const double bv = tb ? b[p * ldb + j] : b[j * ldb + p];
-    sum += av * bv;
+    sum = fma(av, bv, sum);  // one rounding per product, as the tiled form
   }
-  double out = alpha * sum;
-  if (beta != 0.0) out += beta * static_cast<double>(c0[j * ldc + i]);
-  ref[static_cast<int64_t>(j) * m + i] = out;
+  ref[static_cast<int64_t>(j) * m + i] = scaled(alpha, sum, beta, c0, j * ldc + i);
 }
 
 // The tiled reference: a block computes kRefTile x kRefTile outputs, a thread kRefPer x kRefPer of
@@ -92,9 +97,7 @@ __global__ void __launch_bounds__(kRefThreads)
     for (int r = 0; r < kRefPer; ++r) {
       const int i = i0 + tx + kRefLanes * r;
       if (i >= m || j >= n) continue;
-      double out = alpha * acc[r][c];
-      if (beta != 0.0) out += beta * static_cast<double>(c0[j * ldc + i]);
-      ref[static_cast<int64_t>(j) * m + i] = out;
+      ref[static_cast<int64_t>(j) * m + i] = scaled(alpha, acc[r][c], beta, c0, j * ldc + i);
     }
   }
 }
