@@ -162,7 +162,9 @@ TEST_F(OnlineTunerTest, MeasuresCandidatesThatReadRepackedOperands) {
   if (repacking == nullptr || in_place == nullptr) GTEST_SKIP() << "this build has no nt and nn GEMM instances for it";
   ASSERT_TRUE(repack_plan(repacking->config, problem).b);
   const std::vector<KernelChoice> ranked = {{repacking, {1, SplitKMode::kNone}}, {in_place, {1, SplitKMode::kNone}}};
-  const OnlineReport report = tune_online(problem, ranked, nullptr, device, device_signature(device), OnlineOptions{});
+  OnlineOptions options;
+  options.budget_ms = 1e9;  // both measured even where a sanitizer makes each run 10-100x slower
+  const OnlineReport report = tune_online(problem, ranked, nullptr, device, device_signature(device), options);
   EXPECT_EQ(report.measured, 2);
   EXPECT_EQ(report.failed, 0);
   ASSERT_EQ(report.entries.size(), 2u);
