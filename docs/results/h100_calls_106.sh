@@ -1,4 +1,4 @@
-# Device calls 106 to 108c (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106 to 109c (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -237,3 +237,67 @@ for set in seed perf; do
   AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set $set --layout nn,nt --json /tmp/j/bench_${set}_tuned_108c.json | tail -n +2
 done
 tar czf $OUT/bench_108c.tar.gz -C /tmp/j .
+
+# ===== call_109.sh
+#!/usr/bin/env bash
+# Call 109: change 109 (the tiled float64 reference): the full GPU suite (every check uses it) and
+# memcheck of the covering subset; the online mode on the perf set (nn, nt) with its debug log, to see
+# how many candidates 4096x11008x4096 now gets within 500 ms; tuned beside it.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+for set in perf seed; do
+  rm -f /tmp/online.sqlite3
+  AUTOGEMM_LOG_LEVEL=debug AUTOGEMM_MODE=online AUTOGEMM_DB=/tmp/online.sqlite3 $B/gemm-tune bench --set $set --layout nn,nt \
+    --json /tmp/j/bench_${set}_online_109.json > /tmp/j/log_${set}_online_109.txt 2>&1
+  grep -v "^\[autogemm" /tmp/j/log_${set}_online_109.txt | tail -n +2
+  grep -h "online tuning m=" /tmp/j/log_${set}_online_109.txt
+done
+AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set perf --layout nn,nt --json /tmp/j/bench_perf_tuned_109.json | tail -n +2
+tar czf $OUT/bench_109.tar.gz -C /tmp/j .
+
+# ===== call_109b.sh
+#!/usr/bin/env bash
+# Call 109b: change 109 with one rounding order for the reference's beta term: the full GPU suite and
+# memcheck of the covering subset.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 120 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_filter='ReferenceTest.*:OnlineTunerTest.*' --gtest_brief=1 > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED|RACECHECK SUMMARY" $OUT/racecheck.txt | tail -4
+
+# ===== call_109c.sh
+#!/usr/bin/env bash
+# Call 109c: the online test with an unbounded budget, under racecheck and plainly; the reference test.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,clocks_event_reasons.active --format=csv
+$B/autogemm_gpu_tests --gtest_filter='*Online*:ReferenceTest.*' --gtest_brief=1 2>&1 | tail -3
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_filter='ReferenceTest.*:OnlineTunerTest.*' --gtest_brief=1 > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$?"
+grep -E "tests from|PASSED|FAILED|RACECHECK SUMMARY" $OUT/racecheck.txt | tail -4
