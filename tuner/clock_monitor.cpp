@@ -53,14 +53,14 @@ ClockMonitor::ClockMonitor(int device) {
   auto symbol = [this](const char* name) { return dlsym(library_, name); };
   const auto init = reinterpret_cast<InitFn>(symbol("nvmlInit_v2"));
   const auto by_pci = reinterpret_cast<HandleByPciFn>(symbol("nvmlDeviceGetHandleByPciBusId_v2"));
-  auto api = new Api;
+  api_ = std::make_unique<Api>();
+  Api* const api = api_.get();
   api->shutdown = reinterpret_cast<ShutdownFn>(symbol("nvmlShutdown"));
   // The newer name first (driver 535+); the older one is the same call.
   api->reasons = reinterpret_cast<ReasonsFn>(symbol("nvmlDeviceGetCurrentClocksEventReasons"));
   if (api->reasons == nullptr) api->reasons = reinterpret_cast<ReasonsFn>(symbol("nvmlDeviceGetCurrentClocksThrottleReasons"));
   api->clock = reinterpret_cast<ClockFn>(symbol("nvmlDeviceGetClockInfo"));
   api->power = reinterpret_cast<PowerFn>(symbol("nvmlDeviceGetPowerUsage"));
-  api_ = api;
   char bus_id[32] = {};
   if (init == nullptr || by_pci == nullptr || api->shutdown == nullptr || api->reasons == nullptr ||
       api->clock == nullptr || api->power == nullptr) {
@@ -80,7 +80,6 @@ ClockMonitor::ClockMonitor(int device) {
 
 ClockMonitor::~ClockMonitor() {
   if (api_ != nullptr && api_->shutdown != nullptr) api_->shutdown();
-  delete api_;
   if (library_ != nullptr) dlclose(library_);
 }
 

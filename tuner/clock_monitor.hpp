@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,7 @@ class ClockMonitor {
  private:
   struct Api;
   void* library_ = nullptr;
-  Api* api_ = nullptr;
+  std::unique_ptr<Api> api_;
   void* device_ = nullptr;  // nvmlDevice_t
   std::string why_;
 };

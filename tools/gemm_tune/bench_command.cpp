@@ -60,13 +60,16 @@ nlohmann::json device_info(int device) {
 nlohmann::json side_json(const PairedSide& s, double rel_err) {
   nlohmann::json reps_mhz = nlohmann::json::array(), reps_power = nlohmann::json::array(),
                  reps_reasons = nlohmann::json::array();
+  std::uint64_t seen = 0;
   for (const ClockSample& c : s.clocks) {
     reps_mhz.push_back(c.sm_mhz);
     reps_power.push_back(c.power_mw / 1000.0);
     reps_reasons.push_back(c.reasons);
+    seen |= c.reasons;
   }
   return {{"median_us", s.timing.median_us}, {"min_us", s.timing.min_us},     {"max_us", s.timing.max_us},
           {"reps", s.timing.reps},           {"rel_err", rel_err},            {"slowed_reps", s.slowed_reps},
+          {"slowdown_reasons", slowdown_reason_names(seen)},
           {"unslowed_median_us", s.unslowed_median_us}, {"sm_mhz_min", s.sm_mhz_min}, {"sm_mhz_max", s.sm_mhz_max},
           {"reps_us", s.us},                 {"reps_sm_mhz", reps_mhz},       {"reps_power_w", reps_power},
           {"reps_reasons", reps_reasons}};
