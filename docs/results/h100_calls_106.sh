@@ -1,4 +1,4 @@
-# Device calls 106 to 109c (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106 to 110 (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -301,3 +301,31 @@ $B/autogemm_gpu_tests --gtest_filter='*Online*:ReferenceTest.*' --gtest_brief=1 
 AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
   --gtest_filter='ReferenceTest.*:OnlineTunerTest.*' --gtest_brief=1 > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$?"
 grep -E "tests from|PASSED|FAILED|RACECHECK SUMMARY" $OUT/racecheck.txt | tail -4
+
+# ===== call_110.sh (.carry/bin: the tree; .carry/bin48: max_candidates 48)
+#!/usr/bin/env bash
+# Call 110: online tuning capped at 16 candidates (the tree) and at 48 (.carry/bin48, that one default
+# changed), alternating, twice; the seed and perf sets in nn and nt, empty database, debug log; then
+# the tuned choices (call 106's table) beside them.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in 16 48; do
+    G=.carry/bin/gemm-tune; [ $v = 48 ] && G=.carry/bin48/gemm-tune
+    for set in seed perf; do
+      rm -f /tmp/online.sqlite3
+      AUTOGEMM_LOG_LEVEL=debug AUTOGEMM_MODE=online AUTOGEMM_DB=/tmp/online.sqlite3 $G bench --set $set --layout nn,nt \
+        --json /tmp/j/bench_${set}_online_c${v}_r${r}_110.json > /tmp/j/log_${set}_c${v}_r${r}.txt 2>&1
+      echo "run $r cap $v $set: $(grep -c 'online tuning m=' /tmp/j/log_${set}_c${v}_r${r}.txt) tunings"
+    done
+  done
+done
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+.carry/bin/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+for set in seed perf; do
+  AUTOGEMM_DB=/tmp/tuned.sqlite3 .carry/bin/gemm-tune bench --set $set --layout nn,nt --json /tmp/j/bench_${set}_tuned_110.json | tail -n +2
+done
+tar czf $OUT/bench_110.tar.gz -C /tmp/j .
