@@ -1,4 +1,4 @@
-# Device calls 106 to 110 (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106 to 111 (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -329,3 +329,27 @@ for set in seed perf; do
   AUTOGEMM_DB=/tmp/tuned.sqlite3 .carry/bin/gemm-tune bench --set $set --layout nn,nt --json /tmp/j/bench_${set}_tuned_110.json | tail -n +2
 done
 tar czf $OUT/bench_110.tar.gz -C /tmp/j .
+
+# ===== call_111.sh (binaries of the final tree)
+#!/usr/bin/env bash
+# Call 111: the final tree: the GPU suite, memcheck of the covering subset, selfcheck, and the tuned
+# seed and perf sets once with the final gemm-tune (call 106's table).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set seed --json /tmp/j/bench_seed_tuned_111.json | tail -n +2
+AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set perf --layout all --json /tmp/j/bench_perf_tuned_111.json | tail -n +2
+tar czf $OUT/bench_111.tar.gz -C /tmp/j .
