@@ -1,10 +1,9 @@
 // See operand_repack.hpp. The re-pitching copy is a plain element-wise copy. The transpose is a
-// shared-memory tile transpose: each tile is kTileRows elements of src's contiguous dimension by
-// kTileCols of the other, read as runs of kTileRows consecutive floats (a warp reads 512 contiguous
-// bytes of each column) and written along the rows of dst in runs of kTileCols; the tile is padded
-// by one element so that the column-wise shared reads hit 32 different banks. On the H100 after the
-// benchmark's memset flush, with random data, this shape moves 2.1-2.5 TB/s against 1.7-1.8 for a
-// 32 x 32 tile (tools/experiments/transpose_variants.cu, docs/perf_notes.md experiment 111).
+// shared-memory tile transpose: each 32 x 32 tile is read along the rows of src (consecutive lanes,
+// consecutive addresses) and written along the rows of dst; the tile is padded by one column so that
+// the column-wise shared reads hit 32 different banks. On the H100 after the
+// benchmark's L2 flush this moves 2.4-2.6 TB/s for 38-180 MB operands
+// (tools/experiments/transpose_cost.cu, docs/perf_notes.md change 24).
 #include "operand_repack.hpp"
 
 #include <algorithm>
@@ -14,27 +13,25 @@
 namespace autogemm {
 namespace {
 
-constexpr int kTileRows = 128, kTileCols = 32, kWarpLanes = 32, kWarpsPerBlock = 8;
+constexpr int kTile = 32, kTileRowsPerPass = 8;
 
-__global__ void __launch_bounds__(kWarpLanes* kWarpsPerBlock)
+__global__ void __launch_bounds__(kTile* kTileRowsPerPass)
     transpose_kernel(const float* __restrict__ src, int64_t lds, int rows, int cols, float* __restrict__ dst,
                      int64_t ldd) {
-  __shared__ float tile[kTileCols][kTileRows + 1];  // tile[column][row] of the src tile
-  const int r0 = blockIdx.x * kTileRows;
+  __shared__ float tile[kTile][kTile + 1];  // tile[column][row] of the src tile
+  const int r0 = blockIdx.x * kTile;
   // gridDim.y is capped at 65535: walk the columns in steps of the grid.
-  for (int c0 = blockIdx.y * kTileCols; c0 < cols; c0 += gridDim.y * kTileCols) {
-    for (int dc = threadIdx.y; dc < kTileCols; dc += kWarpsPerBlock)
-      for (int dr = threadIdx.x; dr < kTileRows; dr += kWarpLanes) {
-        const int r = r0 + dr, c = c0 + dc;
-        // src is read exactly once: streaming loads keep it from evicting what the GEMM will read.
-        if (r < rows && c < cols) tile[dc][dr] = __ldcs(src + r + static_cast<int64_t>(c) * lds);
-      }
+  for (int c0 = blockIdx.y * kTile; c0 < cols; c0 += gridDim.y * kTile) {
+    for (int dc = threadIdx.y; dc < kTile; dc += kTileRowsPerPass) {
+      const int r = r0 + threadIdx.x, c = c0 + dc;
+      // src is read exactly once: streaming loads keep it from evicting what the GEMM will read.
+      if (r < rows && c < cols) tile[dc][threadIdx.x] = __ldcs(src + r + static_cast<int64_t>(c) * lds);
+    }
     __syncthreads();
-    for (int dr = threadIdx.y; dr < kTileRows; dr += kWarpsPerBlock)
-      for (int dc = threadIdx.x; dc < kTileCols; dc += kWarpLanes) {
-        const int c = c0 + dc, r = r0 + dr;
-        if (r < rows && c < cols) dst[c + static_cast<int64_t>(r) * ldd] = tile[dc][dr];
-      }
+    for (int dr = threadIdx.y; dr < kTile; dr += kTileRowsPerPass) {
+      const int c = c0 + threadIdx.x, r = r0 + dr;
+      if (r < rows && c < cols) dst[c + static_cast<int64_t>(r) * ldd] = tile[threadIdx.x][dr];
+    }
     __syncthreads();  // the tile is reused for the next column block
   }
 }
@@ -62,9 +59,9 @@ cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, fl
 cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, float* dst, int64_t ldd,
                              cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) return cudaSuccess;
-  const dim3 grid(static_cast<unsigned>((rows + kTileRows - 1) / kTileRows),
-                  static_cast<unsigned>(std::min((cols + kTileCols - 1) / kTileCols, 65535)));
-  transpose_kernel<<<grid, dim3(kWarpLanes, kWarpsPerBlock), 0, stream>>>(src, lds, rows, cols, dst, ldd);
+  const dim3 grid(static_cast<unsigned>((rows + kTile - 1) / kTile),
+                  static_cast<unsigned>(std::min((cols + kTile - 1) / kTile, 65535)));
+  transpose_kernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(src, lds, rows, cols, dst, ldd);
   return cudaGetLastError();
 }
 

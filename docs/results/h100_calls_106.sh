@@ -1,4 +1,4 @@
-# Device calls 106 to 111 (session of 2026-11-26); binaries carried under .carry/bin
+# Device calls 106 to 111c (session of 2026-11-26); binaries carried under .carry/bin
 
 # ===== call_106.sh
 #!/usr/bin/env bash
@@ -353,3 +353,36 @@ mkdir -p /tmp/j
 AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set seed --json /tmp/j/bench_seed_tuned_111.json | tail -n +2
 AUTOGEMM_DB=/tmp/tuned.sqlite3 $B/gemm-tune bench --set perf --layout all --json /tmp/j/bench_perf_tuned_111.json | tail -n +2
 tar czf $OUT/bench_111.tar.gz -C /tmp/j .
+
+# ===== call_111b.sh
+#!/usr/bin/env bash
+# Call 111b: experiment 111 (transpose tile shapes and store kinds against a copy), twice.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,clocks.current.sm,clocks_event_reasons.active --format=csv
+.carry/exp/transpose_variants
+.carry/exp/transpose_variants | grep -v wrong
+
+# ===== call_111c.sh (.carry/bin: change 111, reverted after; .carry/bin_old: call 111's build)
+#!/usr/bin/env bash
+# Call 111c: change 111 (the repack's transpose in 128 x 32 tiles) against the tree before it
+# (.carry/bin_old, call 111's build), alternating, twice: the seed set and the perf set in all
+# layouts on call 106's tuning table.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+.carry/bin/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in old new; do
+    G=.carry/bin/gemm-tune; [ $v = old ] && G=.carry/bin_old/gemm-tune
+    echo "=== run $r $v"
+    $G bench --set perf --layout all --json /tmp/j/bench_perf_${v}_r${r}_111c.json | tail -n +2
+    $G bench --set seed --json /tmp/j/bench_seed_${v}_r${r}_111c.json | tail -n +2
+  done
+done
+tar czf $OUT/bench_111c.tar.gz -C /tmp/j .
