@@ -1,0 +1,99 @@
+# Device calls 112 to 112d (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab
+
+# ===== call_112.sh
+#!/usr/bin/env bash
+# Call 112: change 112 (the gated repack of B). The gated-repack, TMA and repack GPU tests; then
+# 4096^3, 3072^3 and 4096x11008x4096 nn benchmarked on call 106's tuning table with the gate off
+# (AUTOGEMM_REPACK_GATE=0) and on at 16-66 transpose blocks, alternating, one process each.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 --gtest_filter='GatedRepack*:*TmaKMajorB*:*TmaStreamK*:Repack*:*Repack*' > $OUT/gpu_tests_gate.txt 2>&1
+echo "gate tests rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED|SKIPPED|Failure|differ" $OUT/gpu_tests_gate.txt | head -20
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+$B/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+mkdir -p /tmp/j
+bench() {  # tag, env...
+  local tag=$1; shift
+  echo "=== $tag $(date +%T)"
+  env "$@" $B/gemm-tune bench --shape 4096,4096,4096 --layout nn --json /tmp/j/bench_4096_${tag}_112.json | tail -n +2
+}
+for r in 1 2; do
+  bench off_r$r AUTOGEMM_REPACK_GATE=0
+  bench g32_r$r AUTOGEMM_REPACK_GATE_BLOCKS=32
+  bench g16_r$r AUTOGEMM_REPACK_GATE_BLOCKS=16
+  bench g48_r$r AUTOGEMM_REPACK_GATE_BLOCKS=48
+  bench g8_r$r AUTOGEMM_REPACK_GATE_BLOCKS=8
+  bench g66_r$r AUTOGEMM_REPACK_GATE_BLOCKS=66
+done
+for g in off 32; do
+  e=AUTOGEMM_REPACK_GATE_BLOCKS=32; [ $g = off ] && e=AUTOGEMM_REPACK_GATE=0
+  echo "=== others $g $(date +%T)"
+  env $e $B/gemm-tune bench --shape 3072,3072,3072 --shape 4096,11008,4096 --layout nn,nt \
+    --json /tmp/j/bench_others_${g}_112.json | tail -n +2
+done
+tar czf $OUT/bench_112.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_112b.sh
+#!/usr/bin/env bash
+# Call 112b: why the gated repack lost in call 112: tools/experiments/gated_repack_timing, twice.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+.carry/exp/gated_repack_timing
+
+
+# ===== call_112c.sh
+#!/usr/bin/env bash
+# Call 112c: is change 112's TMA kernel slower where no gate runs? The validated gemm-tune of call
+# 111 (old) against this one (new), alternating, on call 106's table: nt and nn (gate off and on).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+.carry/ab/gemm-tune-new import --db /tmp/tuned.sqlite3 /tmp/table.csv > /dev/null
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in old new newoff; do
+    G=.carry/ab/gemm-tune-new; [ $v = old ] && G=.carry/ab/gemm-tune-old
+    E=AUTOGEMM_REPACK_GATE=1; [ $v = newoff ] && E=AUTOGEMM_REPACK_GATE=0
+    echo "=== run $r $v"
+    env $E $G bench --shape 4096,4096,4096 --shape 3072,3072,3072 --shape 4096,11008,4096 --layout nn,nt \
+      --json /tmp/j/bench_${v}_r${r}_112c.json | tail -n +2
+  done
+done
+tar czf $OUT/bench_112c.tar.gz -C /tmp/j .
+
+# ===== call_112d.sh
+#!/usr/bin/env bash
+# Call 112d: call 112c again on another unit (112c's ran throttled in every repetition), and the
+# registers of the 128x256 TMA instance's kernels in both binaries.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+for v in old new; do
+  echo "=== $v"; cuobjdump -res-usage .carry/ab/gemm-tune-$v 2>/dev/null | grep -A1 "tma_128x256x16_w64x64_t8x16_s4_b384x1_nt" | grep -E "Function|REG" | sed 's/Function \(.\{60\}\).*/\1/' | paste - - | awk '{print $0}' | cut -c1-220
+done
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+.carry/ab/gemm-tune-new import --db /tmp/tuned.sqlite3 /tmp/table.csv > /dev/null
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in old new; do
+    echo "=== run $r $v"
+    AUTOGEMM_REPACK_GATE=0 .carry/ab/gemm-tune-$v bench --shape 4096,4096,4096 --shape 3072,3072,3072 --layout nn,nt \
+      --json /tmp/j/bench_${v}_r${r}_112d.json | tail -n +2
+  done
+done
+tar czf $OUT/bench_112d.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
