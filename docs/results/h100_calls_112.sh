@@ -40,7 +40,8 @@ done
 tar czf $OUT/bench_112.tar.gz -C /tmp/j .
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
 
-# ===== call_112b.sh
+# ===== call_112b.sh (as run the second time, with the 'free pair' rows; the first run called the tool
+# twice for 4096^3 and once with 3072 3072 3072, and had no 'free pair' rows)
 #!/usr/bin/env bash
 # Call 112b: why the gated repack lost in call 112: tools/experiments/gated_repack_timing, twice.
 set -u
