@@ -1,4 +1,4 @@
-# Device calls 112 to 112d (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab
+# Device calls 112 to 113 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -97,4 +97,31 @@ for r in 1 2; do
   done
 done
 tar czf $OUT/bench_112d.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_113.sh
+#!/usr/bin/env bash
+# Call 113: experiment 113 in builds of the TMA instances only. A: the library's kernel with 128x256x16
+# and 256x128x16 also at 3 and 5 stages; B: the same with the `nt` compute threads at 240 registers
+# (copy warpgroup 24) instead of 232 (40). 4096^3 and 3072^3 tuned --exhaustive in nn and nt, A and B
+# alternating, twice, each into a fresh database; every candidate exported.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+.carry/exp113/gemm-tune-A kernels | grep -c tma_
+for r in 1 2; do
+  for v in A B; do
+    G=.carry/exp113/gemm-tune-$v
+    rm -f /tmp/t.sqlite3
+    t0=$(date +%s)
+    AUTOGEMM_DB=/tmp/t.sqlite3 $G tune --shape 4096,4096,4096 --shape 3072,3072,3072 --layout nn,nt --exhaustive \
+      --json $OUT/tune_${v}_r${r}_113.json -q
+    echo "$v run $r took $(( $(date +%s) - t0 )) s"
+    for p in n,n,4096,4096,4096,4 n,t,4096,4096,4096,4 n,n,3072,3072,3072,4 n,t,3072,3072,3072,4; do
+      $G export --db /tmp/t.sqlite3 --format csv --problem $p -o /tmp/e.csv && tail -n +2 /tmp/e.csv >> $OUT/candidates_${v}_r${r}_113.csv
+      head -1 /tmp/e.csv > $OUT/header_113.csv
+    done
+  done
+done
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
