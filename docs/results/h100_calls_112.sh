@@ -1,4 +1,4 @@
-# Device calls 112 to 113 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113
+# Device calls 112 to 114 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -124,4 +124,28 @@ for r in 1 2; do
     done
   done
 done
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_114.sh
+#!/usr/bin/env bash
+# Call 114: which edit of change 112 slowed the TMA main loop (call 112d)? Builds of the TMA instances
+# only: base (HEAD), full (change 112's kernels), C (only the opening griddepcontrol.wait made
+# conditional on p.b_ready), D (only the copy thread's flag wait and closing wait, streamed tail
+# too). 4096^3 and 3072^3 nt tuned --exhaustive into fresh databases, the four alternating, twice.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+for r in 1 2; do
+  for v in base full C D; do
+    G=.carry/exp114/gemm-tune-$v
+    rm -f /tmp/t.sqlite3
+    AUTOGEMM_DB=/tmp/t.sqlite3 $G tune --shape 4096,4096,4096 --shape 3072,3072,3072 --layout nt --exhaustive -q \
+      --json /tmp/j.json > /dev/null
+    for p in n,t,4096,4096,4096,4 n,t,3072,3072,3072,4; do
+      $G export --db /tmp/t.sqlite3 --format csv --problem $p -o /tmp/e.csv > /dev/null
+      tail -n +2 /tmp/e.csv | awk -F, -v v=$v -v r=$r '{printf "%s r%s %s %s %s %.1f\n", v, r, $10, $14, $15, $17}'
+    done
+  done
+done | tee $OUT/candidates_114.txt
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
