@@ -1,4 +1,4 @@
-# Device calls 112 to 114 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114
+# Device calls 112 to 115 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -148,4 +148,27 @@ for r in 1 2; do
     done
   done
 done | tee $OUT/candidates_114.txt
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_115.sh
+#!/usr/bin/env bash
+# Call 115: does a gate that leaves the copy loop as it is (variant E: a pre-loop wait and a waiter warp that holds
+# back an arrival on "empty") slow the TMA main loop as change 112 did? base (HEAD) against E, builds of the
+# TMA instances only; 4096^3 and 3072^3 nt tuned --exhaustive into fresh databases, alternating, twice.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+for r in 1 2; do
+  for v in base E; do
+    G=.carry/exp115/gemm-tune-$v
+    rm -f /tmp/t.sqlite3
+    AUTOGEMM_DB=/tmp/t.sqlite3 $G tune --shape 4096,4096,4096 --shape 3072,3072,3072 --layout nt --exhaustive -q \
+      --json /tmp/j.json > /dev/null
+    for p in n,t,4096,4096,4096,4 n,t,3072,3072,3072,4; do
+      $G export --db /tmp/t.sqlite3 --format csv --problem $p -o /tmp/e.csv > /dev/null
+      tail -n +2 /tmp/e.csv | awk -F, -v v=$v -v r=$r '{printf "%s r%s %s %s %s %.1f\n", v, r, $10, $14, $15, $17}'
+    done
+  done
+done | tee $OUT/candidates_115.txt
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
