@@ -1,4 +1,4 @@
-# Device calls 112 to 115 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115
+# Device calls 112 to 117e (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -172,3 +172,71 @@ for r in 1 2; do
   done
 done | tee $OUT/candidates_115.txt
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_117c.sh
+#!/usr/bin/env bash
+# Call 117c: change 117's full build (the FFMA order V6 in every TMA kernel): the GPU suite, memcheck
+# of the covering subset, racecheck of the TMA instances' tests, selfcheck.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 170 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 150 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 --gtest_filter='SimtSgemmTma*/*' > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|RACECHECK SUMMARY|ERROR SUMMARY" $OUT/racecheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+
+# ===== call_117d.sh
+#!/usr/bin/env bash
+# Call 117d: change 117's gemm-tune (new) against call 111's (old, the library before it), alternating,
+# on call 106's tuning table: the seed set and the perf set in all layouts, twice each; then 4096^3
+# nn and nt alone, three processes each.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+.carry/bin/gemm-tune import --db /tmp/tuned.sqlite3 /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in new old; do
+    G=.carry/bin/gemm-tune; [ $v = old ] && G=.carry/bin_old/gemm-tune
+    echo "=== run $r $v $(date +%T)"
+    $G bench --set seed --json /tmp/j/bench_seed_${v}_r${r}_117d.json | tail -n +2
+    $G bench --set perf --layout all --json /tmp/j/bench_perf_${v}_r${r}_117d.json | tail -n +2
+  done
+done
+for r in 1 2 3; do
+  for v in new old; do
+    G=.carry/bin/gemm-tune; [ $v = old ] && G=.carry/bin_old/gemm-tune
+    echo "=== 4096 alone $r $v"
+    $G bench --shape 4096,4096,4096 --layout nn,nt --json /tmp/j/bench_4096_${v}_r${r}_117d.json | tail -n +2
+  done
+done
+tar czf $OUT/bench_117d.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_117e.sh
+#!/usr/bin/env bash
+# Call 117e: racecheck of change 117's build on the covering subset of the instance suite (the filter of
+# tools/gpu_validation.sh; 117c's filter on the TMA suites ran past its limit without output).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid --format=csv,noheader
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 400 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 --gtest_filter='SimtSgemm/*' > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|RACECHECK SUMMARY|ERROR SUMMARY" $OUT/racecheck.txt | tail -5
+grep -c "tma" $OUT/racecheck.txt
