@@ -1,4 +1,4 @@
-# Device calls 112 to 117e (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass
+# Device calls 112 to 117f (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s (stripped gemm-tune binaries, call 117f)
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -240,3 +240,27 @@ AUTOGEMM_TEST_SANITIZER=1 timeout 400 compute-sanitizer --tool racecheck --error
   --gtest_brief=1 --gtest_filter='SimtSgemm/*' > $OUT/racecheck.txt 2>&1; echo "racecheck rc=$? after $(( $(date +%s) - t0 )) s"
 grep -E "tests from|PASSED|SKIPPED \]|FAILED|RACECHECK SUMMARY|ERROR SUMMARY" $OUT/racecheck.txt | tail -5
 grep -c "tma" $OUT/racecheck.txt
+
+# ===== call_117f.sh
+#!/usr/bin/env bash
+# Call 117f: change 117 on a second unit: the seed and perf sets once with the new gemm-tune, then
+# 4096^3 nn and nt alone, new and old (call 111's) alternating, three processes each; call 106's table.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/table.csv
+.carry/s/gemm-tune-new import --db /tmp/tuned.sqlite3 /tmp/table.csv
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+mkdir -p /tmp/j
+.carry/s/gemm-tune-new bench --set seed --json /tmp/j/bench_seed_new_117f.json | tail -n +2
+.carry/s/gemm-tune-new bench --set perf --layout all --json /tmp/j/bench_perf_new_117f.json | tail -n +2
+for r in 1 2 3; do
+  for v in new old; do
+    G=.carry/s/gemm-tune-$v
+    echo "=== 4096 alone $r $v"
+    $G bench --shape 4096,4096,4096 --layout nn,nt --json /tmp/j/bench_4096_${v}_r${r}_117f.json | tail -n +2
+  done
+done
+tar czf $OUT/bench_117f.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
