@@ -1,4 +1,4 @@
-# Device calls 112 to 117f (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s (stripped gemm-tune binaries, call 117f)
+# Device calls 112 to 118 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118)
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -263,4 +263,27 @@ for r in 1 2 3; do
   done
 done
 tar czf $OUT/bench_117f.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_118.sh
+#!/usr/bin/env bash
+# Call 118: two more FFMA orders against change 117's (V6, HEAD): V7 (V6 with the rows descending), V8 (the turn
+# alternating with the k-step too); 4096^3 and 3072^3 nt tuned
+# --exhaustive in builds of the TMA instances only, alternating, twice.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+for r in 1 2; do
+  for v in V6 V7 V8; do
+    G=.carry/exp118/gemm-tune-$v
+    rm -f /tmp/t.sqlite3
+    AUTOGEMM_DB=/tmp/t.sqlite3 $G tune --shape 4096,4096,4096 --shape 3072,3072,3072 --layout nt --exhaustive -q \
+      --json /tmp/j.json > /dev/null
+    for p in n,t,4096,4096,4096,4 n,t,3072,3072,3072,4; do
+      $G export --db /tmp/t.sqlite3 --format csv --problem $p -o /tmp/e.csv > /dev/null
+      tail -n +2 /tmp/e.csv | awk -F, -v v=$v -v r=$r '{printf "%s r%s %s %s %s %.1f\n", v, r, $10, $14, $15, $17}'
+    done
+  done
+done | tee $OUT/candidates_118.txt
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
