@@ -1,4 +1,4 @@
-# Device calls 112 to 118 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118)
+# Device calls 112 to 118c (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118)
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -287,3 +287,30 @@ for r in 1 2; do
   done
 done | tee $OUT/candidates_118.txt
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_118b.sh
+#!/usr/bin/env bash
+# Call 118b: racecheck of change 117's TMA instances alone: the instance suite's four TMA cases (the
+# sanitizer's subset sizes when it covers them, else the suite's own), without --gtest_brief.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid --format=csv,noheader
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 240 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_filter='*MatchesFloat64Reference/simt_sgemm_tma*' > $OUT/racecheck_tma.txt 2>&1; echo "racecheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "RUN|OK|SKIPPED|Skipped|FAILED|RACECHECK SUMMARY|ERROR SUMMARY|hazard" $OUT/racecheck_tma.txt | head -20
+
+# ===== call_118c.sh
+#!/usr/bin/env bash
+# Call 118c: racecheck of the 128x256x16 TMA instance (outside the sanitizer's covering subset, so at the suite's own sizes).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid --format=csv,noheader
+t0=$(date +%s)
+timeout 240 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_filter='*MatchesFloat64Reference/simt_sgemm_tma_128x256*' > $OUT/racecheck_tma128x256.txt 2>&1; echo "racecheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "RUN|OK|SKIPPED|Skipped|FAILED|RACECHECK SUMMARY|ERROR SUMMARY|hazard" $OUT/racecheck_tma128x256.txt | head -20
