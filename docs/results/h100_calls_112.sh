@@ -1,4 +1,4 @@
-# Device calls 112 to 118c (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118)
+# Device calls 112 to 119 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118)
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -314,3 +314,75 @@ t0=$(date +%s)
 timeout 240 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests \
   --gtest_filter='*MatchesFloat64Reference/simt_sgemm_tma_128x256*' > $OUT/racecheck_tma128x256.txt 2>&1; echo "racecheck rc=$? after $(( $(date +%s) - t0 )) s"
 grep -E "RUN|OK|SKIPPED|Skipped|FAILED|RACECHECK SUMMARY|ERROR SUMMARY|hazard" $OUT/racecheck_tma128x256.txt | head -20
+
+# ===== call_118d.sh
+#!/usr/bin/env bash
+# Call 118d: change 118's full build (serpentine FFMA order in the multistage kernel's row-outer branch
+# too): the GPU suite, memcheck of the covering subset, selfcheck; the seed and perf sets (all layouts)
+# tuned into a fresh database and exported; both sets benchmarked once with it.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/bin
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 170 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+t0=$(date +%s)
+$B/gemm-tune tune --set seed --json $OUT/tune_seed_118.json -q | tail -n +1
+$B/gemm-tune tune --set perf --layout all --json $OUT/tune_perf_118.json -q | tail -n +1
+echo "tuning took $(( $(date +%s) - t0 )) s"
+$B/gemm-tune export --db /tmp/tuned.sqlite3 --format csv -o /tmp/tuning_table_118.csv && xz -9 -c /tmp/tuning_table_118.csv > $OUT/tuning_table_118.csv.xz
+$B/gemm-tune bench --set seed --json $OUT/bench_seed_118d.json | tail -n +2
+$B/gemm-tune bench --set perf --layout all --json $OUT/bench_perf_118d.json | tail -n +2
+
+# ===== call_118e.sh
+#!/usr/bin/env bash
+# Call 118e: change 118 against the library before it on one unit: change 118's gemm-tune with call
+# 118d's table (new) and d268e95's gemm-tune (change 117 alone) with call 106's table (old), alternating,
+# the seed and perf sets (all layouts), twice each.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc .carry/tuning_table_106.csv.xz > /tmp/t106.csv; xz -dc .carry/tuning_table_118.csv.xz > /tmp/t118.csv
+.carry/s/gemm-tune-old import --db /tmp/old.sqlite3 /tmp/t106.csv > /dev/null
+.carry/s/gemm-tune-new import --db /tmp/new.sqlite3 /tmp/t118.csv > /dev/null
+mkdir -p /tmp/j
+for r in 1 2; do
+  for v in new old; do
+    echo "=== run $r $v $(date +%T)"
+    AUTOGEMM_DB=/tmp/$v.sqlite3 .carry/s/gemm-tune-$v bench --set seed --json /tmp/j/bench_seed_${v}_r${r}_118e.json | tail -n +2
+    AUTOGEMM_DB=/tmp/$v.sqlite3 .carry/s/gemm-tune-$v bench --set perf --layout all --json /tmp/j/bench_perf_${v}_r${r}_118e.json | tail -n +2
+  done
+done
+tar czf $OUT/bench_118e.tar.gz -C /tmp/j .
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_119.sh (run before 118d: the six-tile test of change 118)
+#!/usr/bin/env bash
+# Call 119: change 117's serpentine FFMA order in the multistage kernel's row-outer branch, on the six
+# nt_align4 tiles that the skinny and mid seed problems pick on a repacked B: base (HEAD) against serp,
+# builds of those instances only; 64/128/256/512 x 3072 x 3072 nn tuned --exhaustive, alternating, twice.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+for r in 1 2; do
+  for v in base serp; do
+    G=.carry/exp119/gemm-tune-$v
+    rm -f /tmp/t.sqlite3
+    AUTOGEMM_DB=/tmp/t.sqlite3 $G tune --shape 64,3072,3072 --shape 128,3072,3072 --shape 256,3072,3072 \
+      --shape 512,3072,3072 --layout nn --exhaustive -q --json /tmp/j.json > /dev/null
+    for m in 64 128 256 512; do
+      $G export --db /tmp/t.sqlite3 --format csv --problem n,n,3072,$m,3072,4 -o /tmp/e.csv > /dev/null
+      tail -n +2 /tmp/e.csv | sort -t, -k17 -g | head -3 | awk -F, -v v=$v -v r=$r '{printf "%s r%s %s %s %s%s %.2f\n", v, r, $11, $14, $15, substr($16,1,1), $17}'
+    done
+  done
+done | tee $OUT/candidates_119.txt
