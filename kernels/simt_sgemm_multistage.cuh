@@ -368,6 +368,23 @@ class TransposingLoader {
 /// Number of k-steps whose fragments are read together: a K-major tile row holds them in one float4.
 inline constexpr int kFragSteps = 4;
 
+/// One k-step's outer product a x b into a thread's sums, rows outer: the rows in order, each row's
+/// columns in alternating direction (even rows descending, odd rows ascending), so the b value that
+/// ends one row starts the next and ptxas keeps more FFMA operands in its reuse cache. Each sum gets
+/// its products in k order whatever the order within a k-step, so C does not depend on it. Measured
+/// against plain row-major order: the TMA 8x16 tiles 0.5-0.9% faster, the best multistage tile of
+/// 64-512 x 3072 x 3072 0.6-1.7% (docs/perf_notes.md, changes 117-118).
+template <int TM, int TN>
+__device__ __forceinline__ void ffma_rows_serpentine(float (&acc)[TM][TN], const float (&a)[TM], const float (&b)[TN]) {
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int jj = 0; jj < TN; ++jj) {
+      const int j = i % 2 == 1 ? jj : TN - 1 - jj;
+      acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+}
+
 /// Reads the T fragment values of columns k4 .. k4+3 of a shared tile for one lane: f[q][i] is element
 /// i of k-step k4 + q. X-major tiles: one float4 per 4 fragment elements and k-step. K-major tiles:
 /// one float4 per fragment element, covering the 4 k-steps (rows are 16-byte aligned and the padded
@@ -593,15 +610,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 #pragma unroll
             for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
         } else {
-#pragma unroll
-          for (int i = 0; i < TM; ++i)
-#pragma unroll
-            for (int jj = 0; jj < TN; ++jj) {
-              // Serpentine columns, as tma_stage_ffma (perf_notes.md, changes 117-118): the best
-              // tile of 64-512 x 3072 x 3072 0.6-1.7% faster, some single tiles up to 2% slower.
-              const int j = i % 2 == 1 ? jj : TN - 1 - jj;
-              acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
-            }
+          ffma_rows_serpentine<TM, TN>(acc, fa[q], fb[q]);
         }
       }
     }
