@@ -385,6 +385,19 @@ __device__ __forceinline__ void ffma_rows_serpentine(float (&acc)[TM][TN], const
     }
 }
 
+/// The same order with columns outside (the `nn` tiles that walk B outer): each column's rows in
+/// alternating direction, so consecutive FFMAs share an A register at every turn.
+template <int TM, int TN>
+__device__ __forceinline__ void ffma_cols_serpentine(float (&acc)[TM][TN], const float (&a)[TM], const float (&b)[TN]) {
+#pragma unroll
+  for (int j = 0; j < TN; ++j)
+#pragma unroll
+    for (int ii = 0; ii < TM; ++ii) {
+      const int i = j % 2 == 1 ? ii : TM - 1 - ii;
+      acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+}
+
 /// Reads the T fragment values of columns k4 .. k4+3 of a shared tile for one lane: f[q][i] is element
 /// i of k-step k4 + q. X-major tiles: one float4 per 4 fragment elements and k-step. K-major tiles:
 /// one float4 per fragment element, covering the 4 k-steps (rows are 16-byte aligned and the padded
@@ -605,10 +618,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         // change 18): most 8x8 and 8x16 tiles 5-14% faster, 4x8 tiles 1-2% slower; so TM >= 8 only.
         // The order of the k-steps into each accumulator, and so the result, is the same.
         if constexpr (kWalkBOuter) {
-#pragma unroll
-          for (int j = 0; j < TN; ++j)
-#pragma unroll
-            for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(fa[q][i], fb[q][j], acc[i][j]);
+          ffma_cols_serpentine<TM, TN>(acc, fa[q], fb[q]);
         } else {
           ffma_rows_serpentine<TM, TN>(acc, fa[q], fb[q]);
         }

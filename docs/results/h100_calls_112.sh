@@ -1,4 +1,4 @@
-# Device calls 112 to 119 (session of 2026-11-26 (2)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118)
+# Device calls 112 to 119 (session of 2026-11-26 (2)) and 120 to 121c (session of 2026-11-26 (3)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118), .carry/s120, .carry/exp121, .carry/v121 and .carry/ab121
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -386,3 +386,90 @@ for r in 1 2; do
     done
   done
 done | tee $OUT/candidates_119.txt
+
+# ===== call_120.sh (calls 120a-b: the same script, the tool's first and second variant lists)
+#!/usr/bin/env bash
+# Call 120: experiment 120 (skinny_tma variants, memset flush, against cuBLAS), then the library's
+# tuned 16/32/1 x 3072 x 3072 in the benchmark on the same unit.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+.carry/s120/skinny_tma
+xz -dc .carry/s120/h100_tuning_table_118.csv.xz > /tmp/t.csv
+.carry/s120/gemm-tune import --db /tmp/db.sqlite3 /tmp/t.csv > /dev/null
+AUTOGEMM_DB=/tmp/db.sqlite3 .carry/s120/gemm-tune bench --shape 16,3072,3072 --shape 32,3072,3072 --shape 1,3072,3072 --json $OUT/bench_skinny_120.json | tail -n +2
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_121.sh
+#!/usr/bin/env bash
+# Call 121: the serpentine order in the walk-B-outer loop (nn tiles, TM >= 8): base (HEAD) against serp,
+# builds of the 58 nn_align4 GEMM instances with TM >= 8 only; the nn problems that pick them tuned
+# --exhaustive, alternating, twice; best 3 candidates per problem.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+P="3072,32,3072 3072,64,3072 3072,512,3072 256,256,8192 128,128,32768 256,256,1024"
+for r in 1 2; do
+  for v in base serp; do
+    G=.carry/exp121/gemm-tune-$v
+    rm -f /tmp/t.sqlite3
+    AUTOGEMM_DB=/tmp/t.sqlite3 $G tune --shape 32,3072,3072 --shape 64,3072,3072 --shape 512,3072,3072 \
+      --shape 256,256,8192 --shape 128,128,32768 --shape 256,256,1024 --layout nn --exhaustive -q --json /tmp/j.json > /dev/null
+    for p in $P; do
+      $G export --db /tmp/t.sqlite3 --format csv --problem n,n,$p,4 -o /tmp/e.csv > /dev/null
+      tail -n +2 /tmp/e.csv | sort -t, -k17 -g | head -3 | awk -F, -v v=$v -v r=$r -v p=$p '{printf "%s %s r%s %s %s%s %.2f\n", p, v, r, $14, $15, substr($16,1,1), $17}'
+    done
+  done
+done | tee $OUT/candidates_121.txt
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_121b.sh
+#!/usr/bin/env bash
+# Call 121b: change 121's full build (serpentine order in the walk-B-outer loop too): the GPU suite,
+# memcheck of the covering subset, selfcheck; the seed and perf sets (all layouts) tuned into a fresh
+# database and exported.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=.carry/v121
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 170 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+export AUTOGEMM_DB=/tmp/tuned.sqlite3
+t0=$(date +%s)
+$B/gemm-tune tune --set seed --json $OUT/tune_seed_121.json -q | tail -n +1
+$B/gemm-tune tune --set perf --layout all --json $OUT/tune_perf_121.json -q | tail -n +1
+echo "tuning took $(( $(date +%s) - t0 )) s"
+$B/gemm-tune export --db /tmp/tuned.sqlite3 --format csv -o /tmp/tuning_table_121.csv && xz -9 -c /tmp/tuning_table_121.csv > $OUT/tuning_table_121.csv.xz
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_121c.sh
+#!/usr/bin/env bash
+# Call 121c: change 121 against the library before it on one unit: change 121's gemm-tune with call
+# 121b's table (new) and 6ac5036's gemm-tune with call 118d's table (old), alternating, the seed and
+# perf sets (all layouts), twice each.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+S=.carry/ab121
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+xz -dc docs/results/h100_tuning_table_118.csv.xz > /tmp/t118.csv; xz -dc $S/tuning_table_121.csv.xz > /tmp/t121.csv
+$S/gemm-tune-old import --db /tmp/old.sqlite3 /tmp/t118.csv > /dev/null
+$S/gemm-tune-new import --db /tmp/new.sqlite3 /tmp/t121.csv > /dev/null
+mkdir -p $OUT/j
+for r in 1 2; do
+  for v in new old; do
+    echo "=== run $r $v $(date +%T)"
+    AUTOGEMM_DB=/tmp/$v.sqlite3 $S/gemm-tune-$v bench --set seed --json $OUT/j/h100_bench_seed_${v}_r${r}_121c.json | tail -n +2
+    AUTOGEMM_DB=/tmp/$v.sqlite3 $S/gemm-tune-$v bench --set perf --layout all --json $OUT/j/h100_bench_perf_${v}_r${r}_121c.json | tail -n +2
+  done
+done
+nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv

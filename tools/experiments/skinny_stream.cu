@@ -23,6 +23,7 @@
 
 #include "experiment_check.hpp"
 #include "experiment_timing.hpp"
+#include "skinny_operands.hpp"
 #include "stream_load.cuh"
 
 using autogemm::detail::evict_first_policy;
@@ -305,29 +306,16 @@ __global__ void __launch_bounds__(kThreads, MINB)
   reduce_and_store<NC, R>(acc, shared4, c, ldc, m, n, partials, semaphores);
 }
 
-struct Problem {
-  int m, n, k;
-};
-
 int main() {
   const size_t flush_bytes = size_t(100) << 20;
-  const int max_m = 3072, max_k = 3072, max_n = 32;
-  float *a, *b, *c, *partials, *flush;
+  SkinnyOperands ops;
+  CHECK(ops.init());
+  float *const a = ops.a, *const b = ops.b, *const c = ops.c, *partials, *flush;
   int* sem;
-  CHECK(cudaMalloc(&a, sizeof(float) * max_m * max_k));
-  CHECK(cudaMalloc(&b, sizeof(float) * max_k * max_n));
-  CHECK(cudaMalloc(&c, sizeof(float) * max_m * max_n));
-  CHECK(cudaMalloc(&partials, sizeof(float) * max_m * max_n * 64));
+  CHECK(cudaMalloc(&partials, sizeof(float) * SkinnyOperands::kMaxM * SkinnyOperands::kMaxN * 64));
   CHECK(cudaMalloc(&sem, sizeof(int) * 4096));
   CHECK(cudaMemset(sem, 0, sizeof(int) * 4096));
   CHECK(cudaMalloc(&flush, flush_bytes));
-  std::vector<float> ha(size_t(max_m) * max_k), hb(size_t(max_k) * max_n), hc(size_t(max_m) * max_n);
-  unsigned s = 12345;
-  auto rnd = [&] { s = s * 1664525u + 1013904223u; return float((s >> 8) & 0xffff) / 65536.0f - 0.5f; };
-  for (auto& x : ha) x = rnd();
-  for (auto& x : hb) x = rnd();
-  CHECK(cudaMemcpy(a, ha.data(), sizeof(float) * ha.size(), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(b, hb.data(), sizeof(float) * hb.size(), cudaMemcpyHostToDevice));
   cublasHandle_t h;
   CHECK(cublasCreate(&h));
   CHECK(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
@@ -337,23 +325,10 @@ int main() {
         sorted_times_us([&](int r) { cudaMemsetAsync(flush, r, flush_bytes); }, launch, 28, 3);
     return us[us.size() / 2];
   };
-  auto max_error = [&](const Problem& p) {
-    CHECK(cudaMemcpy(hc.data(), c, sizeof(float) * p.m * p.n, cudaMemcpyDeviceToHost));
-    double worst = 0;
-    for (int j = 0; j < p.n; ++j)
-      for (int i = 0; i < p.m; i += 37) {
-        double ref = 0, mag = 0;
-        for (int kk = 0; kk < p.k; ++kk) {
-          ref += double(ha[i + size_t(kk) * p.m]) * hb[kk + size_t(j) * p.k];
-          mag += std::fabs(double(ha[i + size_t(kk) * p.m]) * hb[kk + size_t(j) * p.k]);
-        }
-        worst = std::max(worst, std::fabs(ref - hc[i + size_t(j) * p.m]) / mag);
-      }
-    return int(worst * 1e9);  // relative to sum |a b|, in 1e-9
-  };
+  auto max_error = [&](const SkinnyProblem& p) { return ops.max_error(p, 37); };  // every 37th row
 
-  const Problem problems[] = {{3072, 16, 3072}, {3072, 32, 3072}, {3072, 8, 3072}};
-  for (const Problem& p : problems) {
+  const SkinnyProblem problems[] = {{3072, 16, 3072}, {3072, 32, 3072}, {3072, 8, 3072}};
+  for (const SkinnyProblem& p : problems) {
     const float one = 1.0f, zero = 0.0f;
     const double floor_us = 4.0 * (double(p.m) * p.k + double(p.k) * p.n + double(p.m) * p.n) / 3.0e12 * 1e6;
     cudaMemset(c, 0xff, sizeof(float) * p.m * p.n);
