@@ -368,32 +368,23 @@ class TransposingLoader {
 /// Number of k-steps whose fragments are read together: a K-major tile row holds them in one float4.
 inline constexpr int kFragSteps = 4;
 
-/// One k-step's outer product a x b into a thread's sums, rows outer: the rows in order, each row's
-/// columns in alternating direction (even rows descending, odd rows ascending), so the b value that
-/// ends one row starts the next and ptxas keeps more FFMA operands in its reuse cache. Each sum gets
-/// its products in k order whatever the order within a k-step, so C does not depend on it. Measured
-/// against plain row-major order: the TMA 8x16 tiles 0.5-0.9% faster, the best multistage tile of
-/// 64-512 x 3072 x 3072 0.6-1.7% (docs/perf_notes.md, changes 117-118).
-template <int TM, int TN>
-__device__ __forceinline__ void ffma_rows_serpentine(float (&acc)[TM][TN], const float (&a)[TM], const float (&b)[TN]) {
+/// One k-step's outer product a x b into a thread's sums in serpentine order: the lines (rows, or
+/// columns where kColumnsOuter) in order, each line's elements in alternating direction (even lines
+/// descending, odd ascending), so the operand that ends one line starts the next and ptxas keeps
+/// more FFMA operands in its reuse cache. Each sum gets its products in k order whatever the order
+/// within a k-step, so C does not depend on it. Measured against plain order: rows outer, the TMA
+/// 8x16 tiles 0.5-0.9% faster and the best multistage tile of 64-512 x 3072 x 3072 0.6-1.7%;
+/// columns outer (the `nn` tiles that walk B outer), the sliced 64x64 8x8 tile 2.5-3.7%
+/// (docs/perf_notes.md, changes 117, 118 and 121).
+template <int TM, int TN, bool kColumnsOuter = false>
+__device__ __forceinline__ void ffma_serpentine(float (&acc)[TM][TN], const float (&a)[TM], const float (&b)[TN]) {
+  constexpr int kLines = kColumnsOuter ? TN : TM, kLength = kColumnsOuter ? TM : TN;
 #pragma unroll
-  for (int i = 0; i < TM; ++i)
+  for (int line = 0; line < kLines; ++line)
 #pragma unroll
-    for (int jj = 0; jj < TN; ++jj) {
-      const int j = i % 2 == 1 ? jj : TN - 1 - jj;
-      acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-    }
-}
-
-/// The same order with columns outside (the `nn` tiles that walk B outer): each column's rows in
-/// alternating direction, so consecutive FFMAs share an A register at every turn.
-template <int TM, int TN>
-__device__ __forceinline__ void ffma_cols_serpentine(float (&acc)[TM][TN], const float (&a)[TM], const float (&b)[TN]) {
-#pragma unroll
-  for (int j = 0; j < TN; ++j)
-#pragma unroll
-    for (int ii = 0; ii < TM; ++ii) {
-      const int i = j % 2 == 1 ? ii : TM - 1 - ii;
+    for (int step = 0; step < kLength; ++step) {
+      const int at = line % 2 == 1 ? step : kLength - 1 - step;
+      const int i = kColumnsOuter ? at : line, j = kColumnsOuter ? line : at;
       acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
     }
 }
@@ -618,9 +609,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         // change 18): most 8x8 and 8x16 tiles 5-14% faster, 4x8 tiles 1-2% slower; so TM >= 8 only.
         // The order of the k-steps into each accumulator, and so the result, is the same.
         if constexpr (kWalkBOuter) {
-          ffma_cols_serpentine<TM, TN>(acc, fa[q], fb[q]);
+          ffma_serpentine<TM, TN, true>(acc, fa[q], fb[q]);
         } else {
-          ffma_rows_serpentine<TM, TN>(acc, fa[q], fb[q]);
+          ffma_serpentine<TM, TN>(acc, fa[q], fb[q]);
         }
       }
     }

@@ -62,7 +62,7 @@ __device__ __forceinline__ TmaLane tma_lane(int tid) {
 }
 
 /// One stage (BK k-steps of dense X-major tiles of A and B) into a compute thread's sums, each k-step
-/// in the serpentine order of ffma_rows_serpentine (4096^3 0.9% faster than row-major order,
+/// in the serpentine order of ffma_serpentine (4096^3 0.9% faster than row-major order,
 /// docs/perf_notes.md, change 117).
 template <class Tag>
 __device__ __forceinline__ void tma_stage_ffma(float (&acc)[Tag::value.tm][Tag::value.tn], const float* sa,
@@ -76,7 +76,7 @@ __device__ __forceinline__ void tma_stage_ffma(float (&acc)[Tag::value.tm][Tag::
     load_fragments<TN, C.lanes_n(), BN, BK, false>(fb, sb, at.warp_n0, at.lane_n, k4);
 #pragma unroll
     for (int q = 0; q < kFragSteps; ++q)
-      ffma_rows_serpentine<TM, TN>(acc, fa[q], fb[q]);
+      ffma_serpentine<TM, TN>(acc, fa[q], fb[q]);
   }
 }
 
