@@ -1,4 +1,4 @@
-# Device calls 112 to 119 (session of 2026-11-26 (2)) and 120 to 121c (session of 2026-11-26 (3)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118), .carry/s120, .carry/exp121, .carry/v121 and .carry/ab121
+# Device calls 112 to 119 (session of 2026-11-26 (2)) and 120 to 121c (session of 2026-11-26 (3)); binaries carried under .carry/bin, .carry/exp, .carry/ab, .carry/exp113, .carry/exp114, .carry/exp115, .carry/exp117, .carry/sass, .carry/s and .carry/exp118 (stripped gemm-tune binaries, calls 117f and 118), .carry/s120, .carry/exp121, .carry/v121, .carry/ab121 and .carry/ncu120
 
 # ===== call_112.sh
 #!/usr/bin/env bash
@@ -473,3 +473,18 @@ for r in 1 2; do
   done
 done
 nvidia-smi --query-gpu=clocks.current.sm,power.draw,temperature.gpu,clocks_event_reasons.active --format=csv
+
+# ===== call_120c.sh
+#!/usr/bin/env bash
+# Call 120c: why experiment 120's TMA copy pipeline streams slower than plain loads: Nsight Compute on
+# the plain read and on the unsplit 32-row read-only variant, clocks and caches left alone (so the
+# tool's memset flush before each launch leaves L2 dirty, as in the timing), the 6th launch of each.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+nvidia-smi --query-gpu=name,uuid,driver_version --format=csv
+M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_op_read.sum,lts__t_sectors_op_read_lookup_hit.sum,lts__t_requests_op_read.sum,l1tex__m_xbar2l1tex_read_bytes.sum,sm__cycles_active.avg
+for k in plain_read skinny_tma; do
+  SKINNY_ONLY="read r32 nc16 tr4 kq4 bk64 s8" ncu --clock-control none --cache-control none -k regex:$k -s 5 -c 1 \
+    --metrics $M .carry/ncu120/skinny_tma 2>&1 | grep -E "skinny_tma<|plain_read|gpu__|dram__|lts__|l1tex__|sm__" 
+done
