@@ -4,6 +4,7 @@
 // device, and the check of a result against a float64 reference.
 #pragma once
 
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -13,6 +14,8 @@
 
 struct SkinnyProblem {
   int m, n, k;
+  /// The memory floor: A, B and C once at the 3.0 TB/s copy rate (docs/performance.md).
+  double floor_us() const { return 4.0 * (double(m) * k + double(k) * n + double(m) * n) / 3.0e12 * 1e6; }
 };
 
 struct SkinnyOperands {
@@ -36,6 +39,12 @@ struct SkinnyOperands {
     if (cudaError_t e = cudaMemcpy(a, ha.data(), sizeof(float) * ha.size(), cudaMemcpyHostToDevice); e != cudaSuccess)
       return e;
     return cudaMemcpy(b, hb.data(), sizeof(float) * hb.size(), cudaMemcpyHostToDevice);
+  }
+
+  /// The yardstick: cuBLAS SGEMM of the problem into C (the handle's math mode as the caller set it).
+  cublasStatus_t cublas_sgemm(cublasHandle_t h, const SkinnyProblem& p) const {
+    const float one = 1.0f, zero = 0.0f;
+    return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.m, p.n, p.k, &one, a, p.m, b, p.k, &zero, c, p.m);
   }
 
   /// The worst error of C over every `row_step`-th row and all columns, relative to sum |a b|, in

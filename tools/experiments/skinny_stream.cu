@@ -320,19 +320,14 @@ int main() {
   CHECK(cublasCreate(&h));
   CHECK(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
 
-  auto time = [&](auto launch) {
-    const std::vector<float> us =
-        sorted_times_us([&](int r) { cudaMemsetAsync(flush, r, flush_bytes); }, launch, 28, 3);
-    return us[us.size() / 2];
-  };
+  auto time = [&](auto launch) { return memset_flushed_median_us(flush, flush_bytes, launch); };
   auto max_error = [&](const SkinnyProblem& p) { return ops.max_error(p, 37); };  // every 37th row
 
   const SkinnyProblem problems[] = {{3072, 16, 3072}, {3072, 32, 3072}, {3072, 8, 3072}};
   for (const SkinnyProblem& p : problems) {
-    const float one = 1.0f, zero = 0.0f;
-    const double floor_us = 4.0 * (double(p.m) * p.k + double(p.k) * p.n + double(p.m) * p.n) / 3.0e12 * 1e6;
+    const double floor_us = p.floor_us();
     cudaMemset(c, 0xff, sizeof(float) * p.m * p.n);
-    const float cublas_us = time([&] { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.m, p.n, p.k, &one, a, p.m, b, p.k, &zero, c, p.m); });
+    const float cublas_us = time([&] { ops.cublas_sgemm(h, p); });
     std::printf("m=%d n=%d k=%d  floor %.1f us  cuBLAS %.2f us (err %d e-9)\n", p.m, p.n, p.k, floor_us, cublas_us, max_error(p));
     // SKINNY_ONLY=P runs the variants whose "name@splits" starts with P (e.g. one, for a profiler,
     // or "pipe"); unset, all.

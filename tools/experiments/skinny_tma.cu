@@ -46,7 +46,7 @@ struct Skinny {
   static constexpr int kSmemBytes = (S * kStageFloats + (kWK + 1) * NC * R) * 4 + 2 * S * 8;
 };
 
-// TR rows of A at k-step row `k` of a stage ([BK][R] floats), from row r0.
+// TR adjacent rows of A from p, a lane's first row in one k-step row of a stage ([BK][R] floats).
 template <int TR>
 __device__ __forceinline__ void load_a_rows(const float* p, float (&v)[TR]) {
   if constexpr (TR % 4 == 0) {
@@ -175,8 +175,9 @@ __global__ void __launch_bounds__(Skinny<R, NC, TR, KQ, BK, S, CW, SPLITS, WR>::
 #endif
 }
 
-// A plain read of the same bytes (stream_read.cu's fastest form after the memset flush: streaming
-// loads, 4 per thread in flight, 8 blocks of 256 per SM), the yardstick of the copy pipeline.
+// A plain read of the same bytes, the yardstick of the copy pipeline: one of stream_read.cu's fast
+// forms after the memset flush (streaming loads, 4 per thread in flight, 8 blocks of 256 per SM:
+// 18.3-19.0 us there, h100_stream_read_232fc96.txt).
 __global__ void __launch_bounds__(256) plain_read(const float4* __restrict__ a, int64_t n4, float* sink) {
   float acc = 0.0f;
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
@@ -200,11 +201,7 @@ int main() {
   CHECK(cublasCreate(&h));
   CHECK(cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH));
 
-  auto time = [&](auto launch) {
-    const std::vector<float> us =
-        sorted_times_us([&](int r) { cudaMemsetAsync(flush, r, flush_bytes); }, launch, 28, 3);
-    return us[us.size() / 2];
-  };
+  auto time = [&](auto launch) { return memset_flushed_median_us(flush, flush_bytes, launch); };
   auto max_error = [&](const SkinnyProblem& p) { return ops.max_error(p, 7); };
 
   int sms = 0;
@@ -215,11 +212,9 @@ int main() {
   std::printf("plain read of A (%.1f MB): %.2f us\n", 4e-6 * SkinnyOperands::kMaxM * SkinnyOperands::kMaxK, plain_read_us);
   const SkinnyProblem problems[] = {{3072, 16, 3072}, {3072, 32, 3072}};
   for (const SkinnyProblem& p : problems) {
-    const float one = 1.0f, zero = 0.0f;
-    const double floor_us = 4.0 * (double(p.m) * p.k + double(p.k) * p.n + double(p.m) * p.n) / 3.0e12 * 1e6;
+    const double floor_us = p.floor_us();
     CHECK(cudaMemset(c, 0xff, sizeof(float) * p.m * p.n));
-    const float cublas_us = time(
-        [&] { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, p.m, p.n, p.k, &one, a, p.m, b, p.k, &zero, c, p.m); });
+    const float cublas_us = time([&] { ops.cublas_sgemm(h, p); });
     std::printf("m=%d n=%d k=%d  floor %.1f us  cuBLAS %.2f us (err %d e-9)\n", p.m, p.n, p.k, floor_us, cublas_us,
                 max_error(p));
     const char* only = std::getenv("SKINNY_ONLY");

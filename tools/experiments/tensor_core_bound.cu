@@ -75,8 +75,7 @@ int main() {
       launch();
       CHECK(cudaDeviceSynchronize());
       err[mode] = worst_error();
-      const auto t = sorted_times_us([&](int r) { cudaMemsetAsync(flush, r, flush_bytes); }, launch, 28, 3);
-      us[mode] = t[t.size() / 2];
+      us[mode] = memset_flushed_median_us(flush, flush_bytes, launch);
     }
     char shape[32];
     std::snprintf(shape, sizeof shape, "%dx%dx%d", p.m, p.n, p.k);
