@@ -6,15 +6,20 @@
 // library's own instances have none), runs the problem the benchmark's way (memset flush of 2x L2,
 // CUDA events), and prints per configuration: the launch's time, the spread of block start times, the
 // distribution of block durations (clock64, so per SM), and mean durations by split, by tile and by
-// SM. Built with the tools (BUILD/tools/block_timeline); no argument.
+// SM. Built with the tools (BUILD/tools/block_timeline). No argument: 127x3001x1531 (measurement 68);
+// `target3`: the four shapes of issue 6's target 3 that miss, on their tuned winners, each also
+// timed alone and with the library's split-k reduction after it (measurement 122).
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "experiment_check.hpp"
+#include "experiment_fill.cuh"
 #include "experiment_timing.hpp"
 
 namespace probe {
@@ -46,6 +51,7 @@ __device__ __forceinline__ void record(int phase) {
 
 #define AUTOGEMM_BLOCK_PROBE(phase) ::probe::record(phase)
 #include "simt_sgemm_multistage.cuh"
+#include "splitk_reduce.hpp"
 
 using autogemm::GemmParams;
 using autogemm::Op;
@@ -57,7 +63,7 @@ namespace {
 struct Block {
   int tile, split;
   unsigned sm;
-  double start_ns, loop_cycles, total_cycles;
+  double start_ns, loop_cycles, total_cycles, end_ns = 0;
 };
 
 double median(std::vector<double> v) {
@@ -67,7 +73,8 @@ double median(std::vector<double> v) {
 
 // Runs one configuration `runs` times after the flush and prints its timeline summary.
 template <class Tag>
-int timeline(const char* name, GemmParams p, void* flush, size_t flush_bytes, int runs) {
+int timeline(const char* name, GemmParams p, void* flush, size_t flush_bytes, int runs,
+             const std::function<cudaError_t()>& after = {}) {
   constexpr auto C = Tag::value;
   const int tiles = autogemm::detail::ceil_div(p.m, C.bm) * autogemm::detail::ceil_div(p.n, C.bn);
   const int blocks = tiles * p.splits;
@@ -101,7 +108,8 @@ int timeline(const char* name, GemmParams p, void* flush, size_t flush_bytes, in
     for (int b = 0; b < blocks; ++b) {
       const unsigned long long* t = &ns[b * probe::kPhases];
       const unsigned long long* c = &cyc[b * probe::kPhases];
-      run.push_back({b % tiles, b / tiles, sm[b], double(t[0] - first), double(c[1] - c[0]), double(c[2] - c[0])});
+      run.push_back({b % tiles, b / tiles, sm[b], double(t[0] - first), double(c[1] - c[0]), double(c[2] - c[0]),
+                     double(t[2] - first)});
     }
     per_run.push_back(run);
   }
@@ -137,6 +145,35 @@ int timeline(const char* name, GemmParams p, void* flush, size_t flush_bytes, in
               total.front(), pct(total, 0.1), median(total), pct(total, 0.9), total.back());
   std::printf("  of which main loop (start to its end):          min %.0f p10 %.0f median %.0f p90 %.0f max %.0f\n",
               loop.front(), pct(loop, 0.1), median(loop), pct(loop, 0.9), loop.back());
+  // In microseconds: the SMs' clock (cycles over %globaltimer nanoseconds of the same blocks), the
+  // span from the first block's start to the last block's end, and the busiest SM's FFMAs alone
+  // (its blocks' bm x bn x k-range products at 128 per cycle): the launch's floor at that clock.
+  std::vector<double> span_us, mhz, ffma_us;
+  for (const auto& run : per_run) {
+    double end = 0, cyc = 0, ns_sum = 0;
+    std::map<unsigned, double> fma_by_sm;
+    for (const Block& x : run) {
+      end = std::max(end, x.end_ns), cyc += x.total_cycles, ns_sum += x.end_ns - x.start_ns;
+      const int k_range = std::min(p.k_per_split, p.k - x.split * p.k_per_split);
+      fma_by_sm[x.sm] += double(C.bm) * C.bn * k_range;
+    }
+    double busiest = 0;
+    for (const auto& [id, f] : fma_by_sm) busiest = std::max(busiest, f);
+    span_us.push_back(end / 1000.0), mhz.push_back(cyc / ns_sum * 1000.0);
+    ffma_us.push_back(busiest / 128.0 / mhz.back());
+  }
+  std::printf("  SM clock %.0f MHz; span (first start to last end) median %.2f us; busiest SM's FFMAs alone %.2f us;"
+              " main loop median %.2f us, block median %.2f us\n",
+              median(mhz), median(span_us), median(ffma_us), median(loop) / median(mhz), median(total) / median(mhz));
+  if (after) {
+    // The benchmark's number for the launch alone and with what follows it (the split-k reduction).
+    auto gemm = [&] { (void)autogemm::detail::launch_simt_sgemm<Tag>(p, nullptr); };
+    const float alone = memset_flushed_median_us(flush, flush_bytes, gemm);
+    const float pair = memset_flushed_median_us(flush, flush_bytes, [&] { gemm(), (void)after(); });
+    CHECK(cudaGetLastError());
+    std::printf("  event-timed medians of 25 after the flush: GEMM alone %.2f us, GEMM + reduction %.2f us\n", alone,
+                pair);
+  }
   std::map<int, std::vector<double>> by_split, by_tile;
   for (const Block& x : med) by_split[x.split].push_back(x.total_cycles), by_tile[x.tile].push_back(x.total_cycles);
   auto mean = [](const std::vector<double>& v) {
@@ -163,23 +200,17 @@ int timeline(const char* name, GemmParams p, void* flush, size_t flush_bytes, in
   return 0;
 }
 
-}  // namespace
-
-int main() {
-  const size_t flush_bytes = l2_flush_bytes();
-  if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;
-  void* flush = nullptr;
-  CHECK(cudaMalloc(&flush, flush_bytes));
-  // 127x3001x1531 row-major, as the column-major `nt` call: m = 3001, n = 127, k = 1531; A is m x k
-  // (lda = m), B is stored n x k (ldb = n): both X-major, odd leading dimensions (the scalar class).
+// 127x3001x1531 row-major, as the column-major `nt` call: m = 3001, n = 127, k = 1531; A is m x k
+// (lda = m), B is stored n x k (ldb = n): both X-major, odd leading dimensions (the scalar class).
+int odd_problem(void* flush, size_t flush_bytes) {
   const int m = 3001, n = 127, k = 1531;
   float *a = nullptr, *b = nullptr, *c = nullptr, *partials = nullptr;
   CHECK(cudaMalloc(&a, sizeof(float) * size_t(m) * k));
   CHECK(cudaMalloc(&b, sizeof(float) * size_t(n) * k));
   CHECK(cudaMalloc(&c, sizeof(float) * size_t(m) * n));
   CHECK(cudaMalloc(&partials, sizeof(float) * 16 * autogemm::partial_ld(m) * n));
-  CHECK(cudaMemset(a, 0, sizeof(float) * size_t(m) * k));
-  CHECK(cudaMemset(b, 0, sizeof(float) * size_t(n) * k));
+  fill_uniform<<<1024, 256>>>(a, size_t(m) * k, 1u);  // measurement 68 ran on zeros; now random as elsewhere
+  fill_uniform<<<1024, 256>>>(b, size_t(n) * k, 2u);
   auto params = [&](int splits, int bk) {
     GemmParams p;
     p.m = m, p.n = n, p.k = k, p.a = a, p.b = b, p.c = c, p.lda = m, p.ldb = n, p.ldc = m;
@@ -202,4 +233,66 @@ int main() {
                        flush_bytes, kRuns))
     return 1;
   return 0;
+}
+
+// Issue 6's target-3 shapes that miss (measurement 122), each on its tuned winner of
+// docs/performance.md (change 121) with its split count, `nn`, as the benchmark calls them:
+// row-major M x N x K is the column-major m = N, n = M; A (m x k) M-major, B (k x n) K-major.
+// Operands random, the GEMM followed by the library's reduction as in run().
+template <class Tag>
+int target_shape(const char* name, int rows, int cols, int k, int splits, void* flush, size_t flush_bytes) {
+  const int m = cols, n = rows;
+  float *a = nullptr, *b = nullptr, *c = nullptr, *partials = nullptr;
+  CHECK(cudaMalloc(&a, sizeof(float) * size_t(m) * k));
+  CHECK(cudaMalloc(&b, sizeof(float) * size_t(k) * n));
+  CHECK(cudaMalloc(&c, sizeof(float) * size_t(m) * n));
+  CHECK(cudaMalloc(&partials, sizeof(float) * size_t(splits) * autogemm::partial_ld(m) * n));
+  fill_uniform<<<1024, 256>>>(a, size_t(m) * k, 1u);
+  fill_uniform<<<1024, 256>>>(b, size_t(k) * n, 2u);
+  CHECK(cudaDeviceSynchronize());
+  constexpr auto C = Tag::value;
+  GemmParams p;
+  p.m = m, p.n = n, p.k = k, p.a = a, p.b = b, p.c = c, p.lda = m, p.ldb = k, p.ldc = m;
+  const int per = (k + splits - 1) / splits;
+  p.k_per_split = (per + C.bk - 1) / C.bk * C.bk;
+  p.splits = (k + p.k_per_split - 1) / p.k_per_split;
+  p.mode = SplitKMode::kParallel, p.partials = partials;
+  if (n <= C.bn) p.stream_window = a, p.stream_window_bytes = sizeof(float) * size_t(m) * k;  // as launch_params
+  const int failed = timeline<Tag>(name, p, flush, flush_bytes, 15, [&] {
+    return autogemm::launch_splitk_reduce(partials, p.splits, m, n, 1.0f, 0.0f, c, m, nullptr);
+  });
+  for (void* x : {(void*)a, (void*)b, (void*)c, (void*)partials}) CHECK(cudaFree(x));
+  return failed;
+}
+
+int target3(void* flush, size_t flush_bytes) {
+  using T256 = ConfigTag<256, 64, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4>;
+  using T128 = ConfigTag<64, 64, 32, 64, 32, 8, 8, 3, 3, Op::N, Op::N, 4, autogemm::Family::kGemm, 2>;
+  using T16 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4>;
+  using T32 = ConfigTag<128, 32, 16, 32, 32, 8, 4, 3, 1, Op::N, Op::N, 4>;
+  if (target_shape<T256>("256x256x8192: simt_sgemm_256x64x32_w64x32_t8x8_s3_b256x1_nn_align4, 32 splits", 256, 256,
+                         8192, 32, flush, flush_bytes))
+    return 1;
+  if (target_shape<T128>("128x128x32768: simt_sgemm_64x64x32_w64x32_t8x8_ks2_s3_b128x3_nn_align4, 64 splits", 128,
+                         128, 32768, 64, flush, flush_bytes))
+    return 1;
+  if (target_shape<T16>("16x3072x3072: simt_sgemm_128x16x32_w32x16_t4x4_s3_b128x1_nn_align4, 8 splits", 16, 3072,
+                        3072, 8, flush, flush_bytes))
+    return 1;
+  if (target_shape<T32>("32x3072x3072: simt_sgemm_128x32x16_w32x32_t8x4_s3_b128x1_nn_align4, 16 splits", 32, 3072,
+                        3072, 16, flush, flush_bytes))
+    return 1;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const size_t flush_bytes = l2_flush_bytes();
+  if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;
+  void* flush = nullptr;
+  CHECK(cudaMalloc(&flush, flush_bytes));
+  const bool target = argc > 1 && std::string(argv[1]) == "target3";
+  if (argc > 1 && !target) return std::printf("usage: block_timeline [target3]\n"), 2;
+  return target ? target3(flush, flush_bytes) : odd_problem(flush, flush_bytes);
 }

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "experiment_check.hpp"
+#include "experiment_fill.cuh"
 #include "experiment_timing.hpp"
 #include "simt_sgemm_tma.cuh"  // the library's mbarrier and TMA helpers (and the multistage kernel)
 
@@ -183,14 +184,6 @@ __global__ void __launch_bounds__(Tag::value.threads() + copy_threads<Tag, kLag>
 int make_map(CUtensorMap* map, const float* base, int x_extent, int k, int64_t ld, int box_x, int box_k) {
   CHECK(autogemm::detail::encode_x_major_tile_map(map, base, x_extent, k, ld, box_x, box_k));
   return 0;
-}
-
-__global__ void fill_uniform(float* x, size_t count, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
-    unsigned h = static_cast<unsigned>(i) * 2654435761u ^ seed;
-    h ^= h >> 15, h *= 2246822519u, h ^= h >> 13;
-    x[i] = static_cast<float>(h & 0xffffff) / 8388608.0f - 1.0f;  // [-1, 1)
-  }
 }
 
 struct Problem {
