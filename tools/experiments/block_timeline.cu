@@ -8,10 +8,13 @@
 // distribution of block durations (clock64, so per SM), and mean durations by split, by tile and by
 // SM. Built with the tools (BUILD/tools/block_timeline). No argument: 127x3001x1531 (measurement 68);
 // `target3`: the four shapes of issue 6's target 3 that miss, on their tuned winners, each also
-// timed alone and with the library's split-k reduction after it (measurement 122).
+// timed alone and with the library's split-k reduction after it, and controls (an empty kernel, a
+// plain read) for what an event-timed launch spends outside its blocks (measurement 122);
+// `skinny_stages`: the narrow tiles with deeper pipelines (experiment 123).
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -51,6 +54,7 @@ __device__ __forceinline__ void record(int phase) {
 
 #define AUTOGEMM_BLOCK_PROBE(phase) ::probe::record(phase)
 #include "simt_sgemm_multistage.cuh"
+#include "stream_load.cuh"
 #include "splitk_reduce.hpp"
 
 using autogemm::GemmParams;
@@ -235,53 +239,221 @@ int odd_problem(void* flush, size_t flush_bytes) {
   return 0;
 }
 
-// Issue 6's target-3 shapes that miss (measurement 122), each on its tuned winner of
-// docs/performance.md (change 121) with its split count, `nn`, as the benchmark calls them:
-// row-major M x N x K is the column-major m = N, n = M; A (m x k) M-major, B (k x n) K-major.
-// Operands random, the GEMM followed by the library's reduction as in run().
-template <class Tag>
-int target_shape(const char* name, int rows, int cols, int k, int splits, void* flush, size_t flush_bytes) {
-  const int m = cols, n = rows;
+// Issue 6's target-3 shapes that miss (measurement 122), `nn` as the benchmark calls them: row-major
+// M x N x K is the column-major m = N, n = M; A (m x k) M-major, B (k x n) K-major. Random operands,
+// partials for up to kMaxSplits splits, and a float64 reference of C made on the host.
+struct TargetProblem {
+  static constexpr int kMaxSplits = 64;
+  int m, n, k;
   float *a = nullptr, *b = nullptr, *c = nullptr, *partials = nullptr;
-  CHECK(cudaMalloc(&a, sizeof(float) * size_t(m) * k));
-  CHECK(cudaMalloc(&b, sizeof(float) * size_t(k) * n));
-  CHECK(cudaMalloc(&c, sizeof(float) * size_t(m) * n));
-  CHECK(cudaMalloc(&partials, sizeof(float) * size_t(splits) * autogemm::partial_ld(m) * n));
-  fill_uniform<<<1024, 256>>>(a, size_t(m) * k, 1u);
-  fill_uniform<<<1024, 256>>>(b, size_t(k) * n, 2u);
-  CHECK(cudaDeviceSynchronize());
+  std::vector<double> ref, magnitude;  // C and sum |a b| per element
+
+  int init(int rows, int cols, int depth) {
+    m = cols, n = rows, k = depth;
+    CHECK(cudaMalloc(&a, sizeof(float) * size_t(m) * k));
+    CHECK(cudaMalloc(&b, sizeof(float) * size_t(k) * n));
+    CHECK(cudaMalloc(&c, sizeof(float) * size_t(m) * n));
+    CHECK(cudaMalloc(&partials, sizeof(float) * kMaxSplits * autogemm::partial_ld(m) * n));
+    fill_uniform<<<1024, 256>>>(a, size_t(m) * k, 1u);
+    fill_uniform<<<1024, 256>>>(b, size_t(k) * n, 2u);
+    CHECK(cudaDeviceSynchronize());
+    std::vector<float> ha(size_t(m) * k), hb(size_t(k) * n);
+    CHECK(cudaMemcpy(ha.data(), a, sizeof(float) * ha.size(), cudaMemcpyDeviceToHost));
+    CHECK(cudaMemcpy(hb.data(), b, sizeof(float) * hb.size(), cudaMemcpyDeviceToHost));
+    ref.assign(size_t(m) * n, 0.0), magnitude.assign(size_t(m) * n, 0.0);
+    for (int j = 0; j < n; ++j)
+      for (int kk = 0; kk < k; ++kk) {
+        const double bv = hb[kk + size_t(j) * k];
+        const float* col = &ha[size_t(kk) * m];
+        double* r = &ref[size_t(j) * m];
+        double* g = &magnitude[size_t(j) * m];
+        for (int i = 0; i < m; ++i) r[i] += col[i] * bv, g[i] += std::fabs(col[i] * bv);
+      }
+    return 0;
+  }
+  ~TargetProblem() {
+    for (void* x : {(void*)a, (void*)b, (void*)c, (void*)partials}) cudaFree(x);
+  }
+  /// The worst |C - ref| / sum |a b| over every element (NaN-poisoned C first: infinity if any is unwritten).
+  double worst_error() const {
+    std::vector<float> hc(size_t(m) * n);
+    if (cudaMemcpy(hc.data(), c, sizeof(float) * hc.size(), cudaMemcpyDeviceToHost) != cudaSuccess) return INFINITY;
+    double worst = 0;
+    for (size_t e = 0; e < hc.size(); ++e) {
+      const double r = std::fabs(hc[e] - ref[e]) / (magnitude[e] + 1e-30);
+      worst = std::isnan(r) ? INFINITY : std::max(worst, r);
+    }
+    return worst;
+  }
+};
+
+// One instance on a target problem with `splits` parallel splits: its timeline, and C checked after
+// the GEMM and the library's reduction (float32 sums of k products: far under 1e-5 of sum |a b|).
+template <class Tag>
+int target_shape(const char* name, TargetProblem& t, int splits, void* flush, size_t flush_bytes) {
   constexpr auto C = Tag::value;
   GemmParams p;
-  p.m = m, p.n = n, p.k = k, p.a = a, p.b = b, p.c = c, p.lda = m, p.ldb = k, p.ldc = m;
-  const int per = (k + splits - 1) / splits;
+  p.m = t.m, p.n = t.n, p.k = t.k, p.a = t.a, p.b = t.b, p.c = t.c, p.lda = t.m, p.ldb = t.k, p.ldc = t.m;
+  const int per = (t.k + splits - 1) / splits;
   p.k_per_split = (per + C.bk - 1) / C.bk * C.bk;
-  p.splits = (k + p.k_per_split - 1) / p.k_per_split;
-  p.mode = SplitKMode::kParallel, p.partials = partials;
-  if (n <= C.bn) p.stream_window = a, p.stream_window_bytes = sizeof(float) * size_t(m) * k;  // as launch_params
-  const int failed = timeline<Tag>(name, p, flush, flush_bytes, 15, [&] {
-    return autogemm::launch_splitk_reduce(partials, p.splits, m, n, 1.0f, 0.0f, c, m, nullptr);
-  });
-  for (void* x : {(void*)a, (void*)b, (void*)c, (void*)partials}) CHECK(cudaFree(x));
-  return failed;
+  p.splits = (t.k + p.k_per_split - 1) / p.k_per_split;
+  if (p.splits > TargetProblem::kMaxSplits) return std::printf("%s: more splits than the partials hold\n", name), 1;
+  p.mode = SplitKMode::kParallel, p.partials = t.partials;
+  if (t.n <= C.bn) p.stream_window = t.a, p.stream_window_bytes = sizeof(float) * size_t(t.m) * t.k;  // launch_params
+  auto reduce = [&] { return autogemm::launch_splitk_reduce(t.partials, p.splits, t.m, t.n, 1.0f, 0.0f, t.c, t.m, nullptr); };
+  if (timeline<Tag>(name, p, flush, flush_bytes, 15, reduce)) return 1;
+  CHECK(cudaMemset(t.c, 0xff, sizeof(float) * size_t(t.m) * t.n));
+  CHECK(autogemm::detail::launch_simt_sgemm<Tag>(p, nullptr));
+  CHECK(reduce());
+  CHECK(cudaDeviceSynchronize());
+  const double err = t.worst_error();
+  std::printf("  C against float64: worst %.2e of sum |a b| (%s)\n", err, err < 1e-5 ? "ok" : "WRONG");
+  return err < 1e-5 ? 0 : 1;
+}
+
+// Controls for the target-3 timelines: how much of an event-timed launch lies outside its blocks.
+__device__ unsigned long long span_first, span_last;  // %globaltimer of the first start, the last end
+
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// Nothing but the span probes (its dynamic shared memory, if any, only reserved).
+__global__ void empty_kernel() {
+  if (threadIdx.x == 0) atomicMin(&span_first, global_ns()), atomicMax(&span_last, global_ns());
+}
+
+// The plain read of a GEMV's operand (stream_read.cu's best form: evict-first loads, 4 in flight),
+// with the span probes: the stream every narrow-output kernel's span is compared with.
+__global__ void plain_read(const float4* __restrict__ a, size_t n4, float* sink) {
+  if (threadIdx.x == 0) atomicMin(&span_first, global_ns());
+  const unsigned long long policy = autogemm::detail::evict_first_policy();
+  const size_t stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  float s = 0.0f;
+  for (; i + 3 * stride < n4; i += 4 * stride) {
+    float4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) v[u] = autogemm::detail::load_stream(a + i + u * stride, policy);
+#pragma unroll
+    for (int u = 0; u < 4; ++u) s += v[u].x + v[u].y + v[u].z + v[u].w;
+  }
+  for (; i < n4; i += stride) s += a[i].x;
+  if (s == 123.0f) sink[0] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(&span_last, global_ns());
+}
+
+// Event-timed median of 25 after the flush, and the median span of 15 probed runs.
+template <class Launch>
+int control(const char* name, void* flush, size_t flush_bytes, Launch launch) {
+  const float event_us = memset_flushed_median_us(flush, flush_bytes, launch);
+  std::vector<double> span;
+  for (int r = 0; r <= 15; ++r) {
+    const unsigned long long first = ~0ull, last = 0;
+    CHECK(cudaMemcpyToSymbol(span_first, &first, sizeof first));
+    CHECK(cudaMemcpyToSymbol(span_last, &last, sizeof last));
+    CHECK(cudaMemsetAsync(flush, r, flush_bytes));
+    launch();
+    CHECK(cudaDeviceSynchronize());
+    unsigned long long f = 0, l = 0;
+    CHECK(cudaMemcpyFromSymbol(&f, span_first, sizeof f));
+    CHECK(cudaMemcpyFromSymbol(&l, span_last, sizeof l));
+    if (r > 0) span.push_back(double(l - f) / 1000.0);
+  }
+  CHECK(cudaGetLastError());
+  const double s = median(span);
+  std::printf("%-58s event %6.2f us, span %6.2f us, outside the span %5.2f us\n", name, event_us, s, event_us - s);
+  return 0;
+}
+
+int controls(void* flush, size_t flush_bytes) {
+  std::printf("\ncontrols (the benchmark's flush before each launch):\n");
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  constexpr int kBigSmem = 120 * 1024;  // about the long-K winners' stages (3 x 40 KB)
+  CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBigSmem));
+  CHECK(cudaFuncSetAttribute(plain_read, cudaFuncAttributeMaxDynamicSharedMemorySize, kBigSmem));
+  if (control("empty kernel, 132 blocks of 128, no shared memory", flush, flush_bytes,
+              [&] { empty_kernel<<<sms, 128>>>(); }) ||
+      control("empty kernel, 132 blocks of 128, 120 KB shared memory", flush, flush_bytes,
+              [&] { empty_kernel<<<sms, 128, kBigSmem>>>(); }))
+    return 1;
+  const size_t n4 = size_t(3072) * 3072 / 4;
+  float *a = nullptr, *sink = nullptr;
+  CHECK(cudaMalloc(&a, n4 * sizeof(float4)));
+  CHECK(cudaMalloc(&sink, sizeof(float)));
+  fill_uniform<<<1024, 256>>>(a, n4 * 4, 3u);
+  CHECK(cudaDeviceSynchronize());
+  const auto a4 = reinterpret_cast<const float4*>(a);
+  if (control("plain read of 3072 x 3072 floats, 8 blocks of 256 per SM", flush, flush_bytes,
+              [&] { plain_read<<<sms * 8, 256>>>(a4, n4, sink); }) ||
+      control("the same, 1 block of 256 per SM with 120 KB shared memory", flush, flush_bytes,
+              [&] { plain_read<<<sms, 256, kBigSmem>>>(a4, n4, sink); }) ||
+      control("the same, 8 blocks of 256 per SM, 1 block per SM resident", flush, flush_bytes,
+              [&] { plain_read<<<sms * 8, 256, kBigSmem>>>(a4, n4, sink); }))
+    return 1;
+  CHECK(cudaFree(a));
+  CHECK(cudaFree(sink));
+  return 0;
 }
 
 int target3(void* flush, size_t flush_bytes) {
+  if (controls(flush, flush_bytes)) return 1;
   using T256 = ConfigTag<256, 64, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4>;
   using T128 = ConfigTag<64, 64, 32, 64, 32, 8, 8, 3, 3, Op::N, Op::N, 4, autogemm::Family::kGemm, 2>;
   using T16 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4>;
   using T32 = ConfigTag<128, 32, 16, 32, 32, 8, 4, 3, 1, Op::N, Op::N, 4>;
-  if (target_shape<T256>("256x256x8192: simt_sgemm_256x64x32_w64x32_t8x8_s3_b256x1_nn_align4, 32 splits", 256, 256,
-                         8192, 32, flush, flush_bytes))
+  TargetProblem p256, p128, p16, p32;
+  if (p256.init(256, 256, 8192) ||
+      target_shape<T256>("256x256x8192: simt_sgemm_256x64x32_w64x32_t8x8_s3_b256x1_nn_align4, 32 splits", p256, 32,
+                         flush, flush_bytes))
     return 1;
-  if (target_shape<T128>("128x128x32768: simt_sgemm_64x64x32_w64x32_t8x8_ks2_s3_b128x3_nn_align4, 64 splits", 128,
-                         128, 32768, 64, flush, flush_bytes))
+  if (p128.init(128, 128, 32768) ||
+      target_shape<T128>("128x128x32768: simt_sgemm_64x64x32_w64x32_t8x8_ks2_s3_b128x3_nn_align4, 64 splits", p128,
+                         64, flush, flush_bytes))
     return 1;
-  if (target_shape<T16>("16x3072x3072: simt_sgemm_128x16x32_w32x16_t4x4_s3_b128x1_nn_align4, 8 splits", 16, 3072,
-                        3072, 8, flush, flush_bytes))
+  if (p16.init(16, 3072, 3072) ||
+      target_shape<T16>("16x3072x3072: simt_sgemm_128x16x32_w32x16_t4x4_s3_b128x1_nn_align4, 8 splits", p16, 8,
+                        flush, flush_bytes))
     return 1;
-  if (target_shape<T32>("32x3072x3072: simt_sgemm_128x32x16_w32x32_t8x4_s3_b128x1_nn_align4, 16 splits", 32, 3072,
-                        3072, 16, flush, flush_bytes))
+  if (p32.init(32, 3072, 3072) ||
+      target_shape<T32>("32x3072x3072: simt_sgemm_128x32x16_w32x32_t8x4_s3_b128x1_nn_align4, 16 splits", p32, 16,
+                        flush, flush_bytes))
     return 1;
+  return 0;
+}
+
+// Experiment 123: the narrow tiles with more of A in flight. Measurement 122 found the 16x3072x3072
+// winner's blocks span 18.6 us where a plain read of the same bytes spans 15.6, and the plain read
+// itself slows to 21.4 us with 16 KB in flight per SM; the grid's pipelines keep at most ~32 KB of
+// A in flight per block. The same tiles with deeper pipelines (BK x stages), at the winners' split
+// counts and at 5 / 8 splits (one block per SM).
+int skinny_stages(void* flush, size_t flush_bytes) {
+  TargetProblem p16, p32;
+  if (p16.init(16, 3072, 3072) || p32.init(32, 3072, 3072)) return 1;
+  using N16_32s3 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4>;
+  using N16_32s5 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 5, 1, Op::N, Op::N, 4>;
+  using N16_32s7 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 7, 1, Op::N, Op::N, 4>;
+  using N16_64s4 = ConfigTag<128, 16, 64, 32, 16, 4, 4, 4, 1, Op::N, Op::N, 4>;
+  using N32_16s3 = ConfigTag<128, 32, 16, 32, 32, 8, 4, 3, 1, Op::N, Op::N, 4>;
+  using N32_16s8 = ConfigTag<128, 32, 16, 32, 32, 8, 4, 8, 1, Op::N, Op::N, 4>;
+  using N32_32s5 = ConfigTag<128, 32, 32, 32, 32, 8, 4, 5, 1, Op::N, Op::N, 4>;
+  for (int splits : {8, 5})
+    if (target_shape<N16_32s3>("16x3072x3072: 128x16x32 t4x4 s3 (the winner's pipeline)", p16, splits, flush,
+                               flush_bytes) ||
+        target_shape<N16_32s5>("16x3072x3072: 128x16x32 t4x4 s5", p16, splits, flush, flush_bytes) ||
+        target_shape<N16_32s7>("16x3072x3072: 128x16x32 t4x4 s7", p16, splits, flush, flush_bytes) ||
+        target_shape<N16_64s4>("16x3072x3072: 128x16x64 t4x4 s4", p16, splits, flush, flush_bytes))
+      return 1;
+  for (int splits : {16, 8})
+    if (target_shape<N32_16s3>("32x3072x3072: 128x32x16 t8x4 s3 (the winner's pipeline)", p32, splits, flush,
+                               flush_bytes) ||
+        target_shape<N32_16s8>("32x3072x3072: 128x32x16 t8x4 s8", p32, splits, flush, flush_bytes) ||
+        target_shape<N32_32s5>("32x3072x3072: 128x32x32 t8x4 s5", p32, splits, flush, flush_bytes))
+      return 1;
   return 0;
 }
 
@@ -292,7 +464,9 @@ int main(int argc, char** argv) {
   if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;
   void* flush = nullptr;
   CHECK(cudaMalloc(&flush, flush_bytes));
-  const bool target = argc > 1 && std::string(argv[1]) == "target3";
-  if (argc > 1 && !target) return std::printf("usage: block_timeline [target3]\n"), 2;
-  return target ? target3(flush, flush_bytes) : odd_problem(flush, flush_bytes);
+  const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "target3") return target3(flush, flush_bytes);
+  if (mode == "skinny_stages") return skinny_stages(flush, flush_bytes);
+  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages]\n"), 2;
+  return odd_problem(flush, flush_bytes);
 }
