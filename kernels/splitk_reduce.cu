@@ -81,6 +81,41 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
   }
 }
 
+// Small outputs of many splits (128x128 with 64: the one-element kernel's 64 blocks leave half the
+// SMs idle and each thread's 64 loads take four rounds of 16): a block of Warps warps covers 32
+// consecutive outputs, each warp sums ceil(splits / Warps) consecutive splits with all its loads in
+// flight, and warp 0 adds the warps' sums in warp order. Deterministic, in that order (the host's
+// expectation: tests/gpu/splitk_reduce_test.cpp). 128x128 with 64 splits 3.58 -> 2.56 us at 4 warps;
+// outputs that give every SM a block of the one-element kernel lost with it (docs/perf_notes.md,
+// experiment 122), so launch_splitk_reduce takes it only where splitk_reduce_warps says.
+template <int Warps>
+__global__ void __launch_bounds__(32 * Warps) splitk_reduce_warps_kernel(const float* __restrict__ partials, int splits,
+                                                                         int m, int n, float alpha, float beta,
+                                                                         float* __restrict__ c, int64_t ldc) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");  // as above
+#endif
+  __shared__ float warp_sums[Warps][32];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const uint32_t idx = blockIdx.x * 32u + lane, total = static_cast<uint32_t>(m) * static_cast<uint32_t>(n);
+  const uint32_t j = idx / static_cast<uint32_t>(m), i = idx - j * static_cast<uint32_t>(m);
+  const int64_t ldp = partial_ld(m), split_stride = ldp * n;
+  const int per = (splits + Warps - 1) / Warps, first = static_cast<int>(warp) * per, last = min(splits, first + per);
+  float sum = 0.0f;
+  if (idx < total) {
+    const float* column = partials + static_cast<int64_t>(j) * ldp + i;
+#pragma unroll 16
+    for (int s = first; s < last; ++s) sum += column[s * split_stride];
+  }
+  warp_sums[warp][lane] = sum;
+  __syncthreads();
+  if (warp != 0 || idx >= total) return;
+  float out = warp_sums[0][lane];
+#pragma unroll
+  for (int w = 1; w < Warps; ++w) out += warp_sums[w][lane];
+  store_scaled(c + static_cast<int64_t>(j) * ldc + i, out, alpha, beta);
+}
+
 // The planes of a residue instance of M (KernelConfig::residues_of_m): output row i = 4p + r is row
 // p of residue r's planes, splits / 4 of them residue_partial_ld(m, true) rows deep, added in split
 // order; up to kMaxResidueSplits splits every load is issued before the first addition (the residues
@@ -184,19 +219,32 @@ bool narrow_index(int m, int n) { return int64_t{m} * n < (int64_t{1} << 31); }
 
 }  // namespace
 
+int splitk_reduce_warps(int m, int n, int splits, int sm_count) {
+  const bool sms_idle = elementwise_blocks(int64_t{m} * n) < static_cast<unsigned>(std::max(1, sm_count));
+  return sms_idle && splits >= 4 * kReduceSplitWarps ? kReduceSplitWarps : 1;
+}
+
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream) {
   cudaLaunchAttribute attribute;
   cudaLaunchConfig_t config = after_gemm(stream, attribute);
   // Four rows per thread where C takes float4 stores, unless that grid would leave SMs without a
   // block (small outputs with many splits, e.g. 128x128x32768: 16 blocks), where the one-element
-  // threads are the more parallel form.
+  // threads are the more parallel form, or, with 16 splits or more, warps sharing each output's
+  // splits (splitk_reduce_warps; never where the float4 grid fills the SMs).
   const int64_t runs = partial_ld(m) / 4;  // float4 runs per column of the partials
   const bool c_vec = ldc % 4 == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
-  if (c_vec && runs * n >= int64_t{kElementwiseThreads} * current_device_attribute<cudaDevAttrMultiProcessorCount>()) {
+  const int sms = current_device_attribute<cudaDevAttrMultiProcessorCount>();
+  if (c_vec && runs * n >= int64_t{kElementwiseThreads} * sms) {
     config.gridDim = elementwise_grid(static_cast<int>(runs), n);
     return cudaLaunchKernelEx(&config, splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n,
                               alpha, beta, c, ldc);
+  }
+  if (splitk_reduce_warps(m, n, splits, sms) == kReduceSplitWarps) {
+    config.gridDim = dim3(static_cast<unsigned>((int64_t{m} * n + 31) / 32));
+    config.blockDim = dim3(32 * kReduceSplitWarps);
+    return cudaLaunchKernelEx(&config, splitk_reduce_warps_kernel<kReduceSplitWarps>, partials, splits, m, n, alpha,
+                              beta, c, ldc);
   }
   config.gridDim = elementwise_grid(m, n);
   const bool narrow = narrow_index(m, n), deep = splits >= 16;

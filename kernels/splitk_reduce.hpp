@@ -13,8 +13,17 @@ namespace autogemm {
 /// the tuner offers residue instances 1 to this many splits per residue (split_candidates).
 inline constexpr int kMaxResidueSplits = 4;
 
+/// Warps of the reduction's split-sharing form (splitk_reduce_warps).
+inline constexpr int kReduceSplitWarps = 4;
+
+/// How many warps share each output's splits in launch_splitk_reduce on a device of `sm_count` SMs:
+/// kReduceSplitWarps where one thread per output would leave SMs without a block and there are at
+/// least 4 splits per warp, else 1. With W warps, warp w adds splits [w * p, min(splits, (w + 1) * p)),
+/// p = ceil(splits / W), in order, and the W sums are added in warp order; with 1, all splits in order.
+int splitk_reduce_warps(int m, int n, int splits, int sm_count);
+
 /// C = alpha * sum_{s < splits} partials[s] + beta * C; partials are m x n, leading dimension
-/// partial_ld(m) (gemm_params.hpp).
+/// partial_ld(m) (gemm_params.hpp). The sum's order: splitk_reduce_warps.
 /// beta == 0 does not read C.
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream);

@@ -1,7 +1,9 @@
-// The split-k reduction on its own: C = alpha * (the splits' partials added in split order) + beta * C,
-// bit for bit against the same float additions on the host (the order every split-k result's bits
-// depend on), for small outputs of many splits and outputs larger than the device's resident threads,
-// with C's padding rows left untouched.
+// The split-k reduction on its own: C = alpha * (the splits' partials added in split order, or in the
+// groups of splitk_reduce_warps for small outputs of many splits) + beta * C, bit for bit against the
+// same float additions on the host (the order every split-k result's bits depend on), for small
+// outputs of many splits and outputs larger than the device's resident threads, with C's padding
+// rows left untouched.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -22,7 +24,7 @@ struct ReduceCase {
 
 class SplitkReduceTest : public GpuTest {
  protected:
-  void check(const ReduceCase& cs, uint32_t seed) {
+  void check(const ReduceCase& cs, uint32_t seed, int sms) {
     SCOPED_TRACE(::testing::Message() << "m=" << cs.m << " n=" << cs.n << " splits=" << cs.splits
                                       << " beta=" << cs.beta << " ldc=m+" << cs.ldc_pad);
     // Partials are column-major with leading dimension partial_ld(m): m rounded up to 4, the rows
@@ -43,11 +45,19 @@ class SplitkReduceTest : public GpuTest {
     std::vector<float> out(c.size());
     ASSERT_CUDA(cudaMemcpy(out.data(), d_c.get(), out.size() * sizeof(float), cudaMemcpyDeviceToHost));
 
+    // The order of the additions: groups of `per` consecutive splits, each summed in order, then the
+    // groups' sums in order (one group of all splits where the reduction takes one warp per output).
+    const int warps = splitk_reduce_warps(cs.m, cs.n, cs.splits, sms), per = (cs.splits + warps - 1) / warps;
     int64_t wrong = 0, padding_written = 0;
     for (int64_t j = 0; j < cs.n; ++j) {
       for (int64_t i = 0; i < cs.m; ++i) {
         float sum = 0.0f;
-        for (int s = 0; s < cs.splits; ++s) sum += partials[size_t((s * cs.n + j) * ldp + i)];
+        for (int w = 0; w < warps; ++w) {
+          float group = 0.0f;
+          for (int s = w * per; s < std::min(cs.splits, (w + 1) * per); ++s)
+            group += partials[size_t((s * cs.n + j) * ldp + i)];
+          sum = w == 0 ? group : sum + group;
+        }
         const float got = out[j * ldc + i];
         if (cs.beta == 0.0f) {
           wrong += got != cs.alpha * sum;  // the same float operations: the same bits
@@ -74,7 +84,9 @@ TEST_F(SplitkReduceTest, SumsSplitsInOrderAndLeavesPaddingAlone) {
   const int wide = static_cast<int>(round * 2 / 1001) + 3;       // a bit over two rounds
   const int middle = static_cast<int>(round * 3 / 2 / 997) + 1;  // one and a half
   const std::vector<ReduceCase> cases = {
-      {133, 71, 64, 1.0f, 0.0f},      // small output, many splits
+      {133, 71, 64, 1.0f, 0.0f},      // small output, many splits: warps share each output's splits
+      {128, 128, 17, 0.5f, -0.75f},   // the same with beta, groups of 5, 5, 5 and 2 splits
+      {61, 45, 15, 1.0f, 0.0f},       // small output, too few splits to share: one thread per output
       {128, 33, 4, 1.0f, 0.0f},       // m a multiple of 4: no padding rows in the partials
       {133, 71, 3, 0.5f, -0.75f},     // beta reads C
       {1001, wide, 4, 1.0f, 0.0f},    // more outputs than resident threads
@@ -85,9 +97,17 @@ TEST_F(SplitkReduceTest, SumsSplitsInOrderAndLeavesPaddingAlone) {
       {127, 301, 8, 1.0f, 0.0f, 0},  // odd ldc = m with 8 splits (127x3001x1531's), and 11: a remainder
       {127, 301, 11, 1.0f, 0.5f, 0},
   };
+  // Which cases take the split-sharing form: on a device of more than 64 SMs (one thread per output
+  // would give 37 and 64 blocks), the first two above; never below 16 splits.
+  if (sms > 64) {
+    ASSERT_EQ(splitk_reduce_warps(133, 71, 64, sms), kReduceSplitWarps);
+    ASSERT_EQ(splitk_reduce_warps(128, 128, 17, sms), kReduceSplitWarps);
+  }
+  ASSERT_EQ(splitk_reduce_warps(61, 45, 15, sms), 1);
+  ASSERT_EQ(splitk_reduce_warps(1001, wide, 64, sms), 1);  // enough outputs for every SM
   uint32_t seed = 7;
   for (const ReduceCase& cs : cases) {
-    check(cs, ++seed);
+    check(cs, ++seed, sms);
     if (HasFatalFailure()) return;
   }
 }

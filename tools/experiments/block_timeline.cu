@@ -346,6 +346,40 @@ __global__ void plain_read(const float4* __restrict__ a, size_t n4, float* sink)
   if (threadIdx.x == 0) atomicMax(&span_last, global_ns());
 }
 
+// The same bytes in the narrow GEMM's order (experiment 123): block b reads the 128-row tile b % 24
+// of the k-range b / 24 of a 3072 x 3072 M-major matrix, one column (512 bytes) per warp
+// instruction, 4 columns in flight per warp; with or without the L2::256B prefetch of plain_read.
+template <bool kPrefetch>
+__global__ void tile_read(const float* __restrict__ a, int k_per_split, float* sink) {
+  if (threadIdx.x == 0) atomicMin(&span_first, global_ns());
+  const unsigned long long policy = autogemm::detail::evict_first_policy();
+  const int tile = blockIdx.x % 24, split = blockIdx.x / 24, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const float4* base = reinterpret_cast<const float4*>(a + size_t(split) * k_per_split * 3072 + tile * 128) +
+                       threadIdx.x % 32;
+  float s = 0.0f;
+  for (int col = warp; col < k_per_split; col += 4 * warps) {
+    float4 v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      const float4* p = base + size_t(col + u * warps) * (3072 / 4);
+      if (col + u * warps >= k_per_split) {
+        v[u] = make_float4(0, 0, 0, 0);
+      } else if constexpr (kPrefetch) {
+        v[u] = autogemm::detail::load_stream(p, policy);
+      } else {
+        asm("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;"
+            : "=f"(v[u].x), "=f"(v[u].y), "=f"(v[u].z), "=f"(v[u].w)
+            : "l"(p), "l"(policy));
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < 4; ++u) s += v[u].x + v[u].y + v[u].z + v[u].w;
+  }
+  if (s == 123.0f) sink[0] = s;
+  __syncthreads();
+  if (threadIdx.x == 0) atomicMax(&span_last, global_ns());
+}
+
 // Event-timed median of 25 after the flush, and the median span of 15 probed runs.
 template <class Launch>
 int control(const char* name, void* flush, size_t flush_bytes, Launch launch) {
@@ -393,7 +427,13 @@ int controls(void* flush, size_t flush_bytes) {
       control("the same, 1 block of 256 per SM with 120 KB shared memory", flush, flush_bytes,
               [&] { plain_read<<<sms, 256, kBigSmem>>>(a4, n4, sink); }) ||
       control("the same, 8 blocks of 256 per SM, 1 block per SM resident", flush, flush_bytes,
-              [&] { plain_read<<<sms * 8, 256, kBigSmem>>>(a4, n4, sink); }))
+              [&] { plain_read<<<sms * 8, 256, kBigSmem>>>(a4, n4, sink); }) ||
+      control("the GEMM's order: 24 tiles x 8 splits of 128 threads, L2::256B", flush, flush_bytes,
+              [&] { tile_read<true><<<24 * 8, 128>>>(a, 384, sink); }) ||
+      control("the GEMM's order: 24 tiles x 8 splits of 128 threads, no prefetch size", flush, flush_bytes,
+              [&] { tile_read<false><<<24 * 8, 128>>>(a, 384, sink); }) ||
+      control("the GEMM's order: 24 tiles x 8 splits of 512 threads, L2::256B", flush, flush_bytes,
+              [&] { tile_read<true><<<24 * 8, 512>>>(a, 384, sink); }))
     return 1;
   CHECK(cudaFree(a));
   CHECK(cudaFree(sink));
@@ -467,6 +507,7 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "target3") return target3(flush, flush_bytes);
   if (mode == "skinny_stages") return skinny_stages(flush, flush_bytes);
-  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages]\n"), 2;
+  if (mode == "controls") return controls(flush, flush_bytes);
+  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls]\n"), 2;
   return odd_problem(flush, flush_bytes);
 }

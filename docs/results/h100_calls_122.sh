@@ -1,0 +1,80 @@
+# Device calls 122 to 124b (session of 2026-11-26 (4)); binaries carried under .carry/c122 (block_timeline,
+# block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x and .carry/ab124 (xz-compressed stripped
+# gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
+
+# ===== call 122a (the command line of the run tool)
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv > $OUT/gpu_122.txt
+.carry/c122/block_timeline target3 > $OUT/h100_block_timeline_target3_122.txt 2>&1
+.carry/c122/reduce_variants > $OUT/h100_reduce_variants_122.txt 2>&1
+
+# ===== call 122b (the same block_timeline with the controls: empty kernel, plain read)
+.carry/c122/block_timeline target3 > $OUT/h100_block_timeline_target3_122b.txt 2>&1
+
+# ===== call_123 (run123.sh)
+#!/bin/bash
+# Call 123: measurement 122's timeline rerun with the C check, then experiment 123 (deeper pipelines).
+set -u
+nvidia-smi --query-gpu=name,uuid,clocks.sm --format=csv,noheader > $OUT/gpu_123.txt
+CUOBJ=$(python3 -c "import triton,os;print(os.path.join(os.path.dirname(triton.__file__),'backends/nvidia/bin/cuobjdump'))" 2>/dev/null)
+[ -x "$CUOBJ" ] && $CUOBJ --dump-resource-usage .carry/c122/block_timeline > $OUT/resources_123.txt 2>&1
+.carry/c122/block_timeline skinny_stages > $OUT/h100_skinny_stages_123.txt 2>&1; echo "skinny rc=$?"
+.carry/c122/block_timeline target3 > $OUT/h100_block_timeline_target3_123.txt 2>&1; echo "target3 rc=$?"
+cat $OUT/gpu_123.txt
+grep -E "REG|Function" $OUT/resources_123.txt | grep -B1 -E "STACK:[1-9]|LOCAL:[1-9]" | head
+for f in h100_skinny_stages_123.txt h100_block_timeline_target3_123.txt; do
+  grep -E "^[0-9]|SM clock|event|C against|controls|WRONG" $OUT/$f | sed -E 's/: [0-9]+ tiles x.*launch median/: launch/'
+done
+
+# ===== call_123b (run123b.sh)
+#!/bin/bash
+# Call 123b: the controls with the GEMM-order reads, then the narrow tiles with cp.async L2::256B.
+set -u
+nvidia-smi --query-gpu=name,uuid,clocks.sm --format=csv,noheader > $OUT/gpu_123b.txt
+.carry/c122/block_timeline controls > $OUT/h100_controls_123b.txt 2>&1; echo "controls rc=$?"
+.carry/c122/block_timeline_l2pf skinny_stages > $OUT/h100_skinny_stages_l2pf_123b.txt 2>&1; echo "l2pf rc=$?"
+.carry/c122/block_timeline skinny_stages > $OUT/h100_skinny_stages_123b.txt 2>&1; echo "base rc=$?"
+cat $OUT/gpu_123b.txt; cat $OUT/h100_controls_123b.txt
+for f in h100_skinny_stages_l2pf_123b.txt h100_skinny_stages_123b.txt; do echo "== $f"
+  grep -E "^[0-9]|SM clock|event|WRONG" $OUT/$f | sed -E 's/: [0-9]+ tiles x.*launch median.*//; s/SM clock ([0-9]+) MHz; span \(first start to last end\) median/span/; s/; busiest.*//; s/event-timed medians of 25 after the flush://'
+done
+
+# ===== call_124
+#!/usr/bin/env bash
+# Call 124: change 124's build (the split-sharing reduction for small outputs of many splits): the GPU
+# suite, memcheck of the covering subset, selfcheck, the reduction tool.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v124; mkdir -p $B; for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v124x/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+timeout 60 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests --gtest_filter='SplitkReduce*' \
+  --gtest_brief=1 > $OUT/racecheck_reduce.txt 2>&1; echo "racecheck (reduction test) rc=$?"; grep -E "PASSED|FAILED|RACECHECK SUMMARY" $OUT/racecheck_reduce.txt
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+.carry/v124x/reduce_variants > $OUT/h100_reduce_variants_124.txt 2>&1; echo "reduce_variants rc=$?"
+grep -E "^128x128|^256x256 +32|every|SOME" $OUT/h100_reduce_variants_124.txt | grep -E "library|warps4|idx32_u8|every|SOME"
+
+# ===== call_124b
+#!/usr/bin/env bash
+# Call 124b: change 124 against change 121 on one unit, both with call 121b's table: this gemm-tune
+# (new) and change 121's (old), alternating, the seed set twice each.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+S=/tmp/ab124; mkdir -p $S
+for v in new old; do xz -dc .carry/ab124/gemm-tune-$v.xz > $S/gemm-tune-$v; chmod +x $S/gemm-tune-$v; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv
+for v in new old; do $S/gemm-tune-$v import --db /tmp/$v.sqlite3 /tmp/t121.csv > /dev/null; done
+for r in 1 2; do
+  for v in new old; do
+    echo "=== run $r $v $(date +%T)"
+    AUTOGEMM_DB=/tmp/$v.sqlite3 $S/gemm-tune-$v bench --set seed --json $OUT/h100_bench_seed_${v}_r${r}_124b.json | tail -n +2
+  done
+done
