@@ -55,7 +55,7 @@ __device__ __forceinline__ void record(int phase) {
 #define AUTOGEMM_BLOCK_PROBE(phase) ::probe::record(phase)
 #include "simt_sgemm_multistage.cuh"
 #include "stream_load.cuh"
-#include "splitk_reduce.hpp"
+#include "splitk_reduce.cu"  // the library's reduction and its launcher, compiled here (no kernel library link)
 
 using autogemm::GemmParams;
 using autogemm::Op;
