@@ -1,4 +1,4 @@
-# Device calls 122 to 124b (session of 2026-11-26 (4)); binaries carried under .carry/c122 (block_timeline,
+# Device calls 122 to 124c (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
 # block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x and .carry/ab124 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
@@ -78,3 +78,15 @@ for r in 1 2; do
     AUTOGEMM_DB=/tmp/$v.sqlite3 $S/gemm-tune-$v bench --set seed --json $OUT/h100_bench_seed_${v}_r${r}_124b.json | tail -n +2
   done
 done
+
+# ===== call_124c (experiment 125: block_timeline built with docs/results/narrow_sliced_tiles_experiment125.patch applied)
+#!/bin/bash
+# Call 124c: experiment 124, the narrow tiles sliced in K (block_timeline skinny_slices).
+set -u
+nvidia-smi --query-gpu=name,uuid,clocks.sm --format=csv,noheader > $OUT/gpu_124c.txt
+CUOBJ=$(python3 -c "import triton,os;print(os.path.join(os.path.dirname(triton.__file__),'backends/nvidia/bin/cuobjdump'))" 2>/dev/null)
+[ -x "$CUOBJ" ] && $CUOBJ --dump-resource-usage .carry/c124/block_timeline > $OUT/resources_124c.txt 2>&1
+.carry/c124/block_timeline skinny_slices > $OUT/h100_skinny_slices_124c.txt 2>&1; echo "rc=$?"
+cat $OUT/gpu_124c.txt
+grep -A1 "Function.*ConfigTagILi128ELi\(16\|32\)E" $OUT/resources_124c.txt | grep -o "REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*" | sort | uniq -c
+grep -E "^[0-9]|SM clock|event|C against" $OUT/h100_skinny_slices_124c.txt | sed -E 's/: [0-9]+ tiles x/:/; s/ blocks, launch median.*/ blocks/; s/SM clock ([0-9]+) MHz; span \(first start to last end\) median/span/; s/; busiest SM.s FFMAs alone/; ffma/; s/; main loop median.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/'
