@@ -1,4 +1,4 @@
-# Device calls 122 to 124c (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# Device calls 122 to 126 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
 # block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x and .carry/ab124 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
@@ -90,3 +90,12 @@ CUOBJ=$(python3 -c "import triton,os;print(os.path.join(os.path.dirname(triton._
 cat $OUT/gpu_124c.txt
 grep -A1 "Function.*ConfigTagILi128ELi\(16\|32\)E" $OUT/resources_124c.txt | grep -o "REG:[0-9]* STACK:[0-9]* SHARED:[0-9]* LOCAL:[0-9]*" | sort | uniq -c
 grep -E "^[0-9]|SM clock|event|C against" $OUT/h100_skinny_slices_124c.txt | sed -E 's/: [0-9]+ tiles x/:/; s/ blocks, launch median.*/ blocks/; s/SM clock ([0-9]+) MHz; span \(first start to last end\) median/span/; s/; busiest SM.s FFMAs alone/; ffma/; s/; main loop median.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/'
+
+# ===== call_126 (experiment 126)
+#!/bin/bash
+# Call 126: experiment 126, the long-K shapes at more splits (block_timeline longk_splits).
+set -u
+nvidia-smi --query-gpu=name,uuid,clocks.sm --format=csv,noheader > $OUT/gpu_126.txt
+.carry/c124/block_timeline longk_splits > $OUT/h100_longk_splits_126.txt 2>&1; echo "rc=$?"
+cat $OUT/gpu_126.txt
+grep -E "^[0-9]|SM clock|event|C against" $OUT/h100_longk_splits_126.txt | sed -E 's/: [0-9]+ tiles x/:/; s/ blocks, launch median.*/ blocks/; s/SM clock ([0-9]+) MHz; span \(first start to last end\) median/span/; s/; busiest SM.s FFMAs alone/; ffma/; s/; main loop median/; loop/; s/, block median.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/'

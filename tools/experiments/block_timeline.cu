@@ -243,7 +243,7 @@ int odd_problem(void* flush, size_t flush_bytes) {
 // M x N x K is the column-major m = N, n = M; A (m x k) M-major, B (k x n) K-major. Random operands,
 // partials for up to kMaxSplits splits, and a float64 reference of C made on the host.
 struct TargetProblem {
-  static constexpr int kMaxSplits = 64;
+  static constexpr int kMaxSplits = 128;
   int m, n, k;
   float *a = nullptr, *b = nullptr, *c = nullptr, *partials = nullptr;
   std::vector<double> ref, magnitude;  // C and sum |a b| per element
@@ -497,6 +497,30 @@ int skinny_stages(void* flush, size_t flush_bytes) {
   return 0;
 }
 
+// Experiment 126: the long-K shapes with more splits now that the reduction of small outputs is
+// shared among warps (change 124): the 64x64 sliced tile at 3 and 4 blocks per SM with 64-128 splits
+// (more warps per SM, shorter k-ranges, more partials), beside the winners.
+int longk_splits(void* flush, size_t flush_bytes) {
+  constexpr auto G = autogemm::Family::kGemm;
+  using T256 = ConfigTag<256, 64, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4>;
+  using S64x3 = ConfigTag<64, 64, 32, 64, 32, 8, 8, 3, 3, Op::N, Op::N, 4, G, 2>;
+  using S64x4 = ConfigTag<64, 64, 32, 64, 32, 8, 8, 3, 4, Op::N, Op::N, 4, G, 2>;
+  TargetProblem p128, p256;
+  if (p128.init(128, 128, 32768)) return 1;
+  for (int splits : {64, 96, 128})
+    if (target_shape<S64x3>("128x128x32768: 64x64x32 ks2 s3 b128x3 (the winner's tile)", p128, splits, flush,
+                            flush_bytes) ||
+        target_shape<S64x4>("128x128x32768: 64x64x32 ks2 s3 b128x4", p128, splits, flush, flush_bytes))
+      return 1;
+  if (p256.init(256, 256, 8192)) return 1;
+  if (target_shape<T256>("256x256x8192: 256x64x32 s3 b256x1 (the winner)", p256, 32, flush, flush_bytes)) return 1;
+  for (int splits : {32, 64})
+    if (target_shape<S64x3>("256x256x8192: 64x64x32 ks2 s3 b128x3", p256, splits, flush, flush_bytes) ||
+        target_shape<S64x4>("256x256x8192: 64x64x32 ks2 s3 b128x4", p256, splits, flush, flush_bytes))
+      return 1;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -508,6 +532,7 @@ int main(int argc, char** argv) {
   if (mode == "target3") return target3(flush, flush_bytes);
   if (mode == "skinny_stages") return skinny_stages(flush, flush_bytes);
   if (mode == "controls") return controls(flush, flush_bytes);
-  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls]\n"), 2;
+  if (mode == "longk_splits") return longk_splits(flush, flush_bytes);
+  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits]\n"), 2;
   return odd_problem(flush, flush_bytes);
 }
