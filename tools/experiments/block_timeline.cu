@@ -521,6 +521,33 @@ int longk_splits(void* flush, size_t flush_bytes) {
   return 0;
 }
 
+// One launch of each of target 3's long-K winners and of the 16-row one, after the flush, for a
+// profiler (measurement 127: `ncu --kernel-name regex:simt_sgemm_kernel ... block_timeline profile`).
+template <class Tag>
+int launch_once(TargetProblem& t, int splits, void* flush, size_t flush_bytes) {
+  constexpr auto C = Tag::value;
+  GemmParams p;
+  p.m = t.m, p.n = t.n, p.k = t.k, p.a = t.a, p.b = t.b, p.c = t.c, p.lda = t.m, p.ldb = t.k, p.ldc = t.m;
+  p.k_per_split = ((t.k + splits - 1) / splits + C.bk - 1) / C.bk * C.bk;
+  p.splits = (t.k + p.k_per_split - 1) / p.k_per_split;
+  p.mode = SplitKMode::kParallel, p.partials = t.partials;
+  if (t.n <= C.bn) p.stream_window = t.a, p.stream_window_bytes = sizeof(float) * size_t(t.m) * t.k;
+  CHECK(cudaMemsetAsync(flush, 1, flush_bytes));
+  CHECK(autogemm::detail::launch_simt_sgemm<Tag>(p, nullptr));
+  CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+
+int profile(void* flush, size_t flush_bytes) {
+  using T256 = ConfigTag<256, 64, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4>;
+  using T128 = ConfigTag<64, 64, 32, 64, 32, 8, 8, 3, 3, Op::N, Op::N, 4, autogemm::Family::kGemm, 2>;
+  using T16 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4>;
+  TargetProblem p256, p128, p16;
+  if (p256.init(256, 256, 8192) || p128.init(128, 128, 32768) || p16.init(16, 3072, 3072)) return 1;
+  return launch_once<T256>(p256, 32, flush, flush_bytes) || launch_once<T128>(p128, 64, flush, flush_bytes) ||
+         launch_once<T16>(p16, 8, flush, flush_bytes);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -533,6 +560,7 @@ int main(int argc, char** argv) {
   if (mode == "skinny_stages") return skinny_stages(flush, flush_bytes);
   if (mode == "controls") return controls(flush, flush_bytes);
   if (mode == "longk_splits") return longk_splits(flush, flush_bytes);
-  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits]\n"), 2;
+  if (mode == "profile") return profile(flush, flush_bytes);
+  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits | profile]\n"), 2;
   return odd_problem(flush, flush_bytes);
 }
