@@ -1,4 +1,4 @@
-# Device calls 122 to 126 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# Device calls 122 to 127 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
 # block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x and .carry/ab124 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
@@ -99,3 +99,15 @@ nvidia-smi --query-gpu=name,uuid,clocks.sm --format=csv,noheader > $OUT/gpu_126.
 .carry/c124/block_timeline longk_splits > $OUT/h100_longk_splits_126.txt 2>&1; echo "rc=$?"
 cat $OUT/gpu_126.txt
 grep -E "^[0-9]|SM clock|event|C against" $OUT/h100_longk_splits_126.txt | sed -E 's/: [0-9]+ tiles x/:/; s/ blocks, launch median.*/ blocks/; s/SM clock ([0-9]+) MHz; span \(first start to last end\) median/span/; s/; busiest SM.s FFMAs alone/; ffma/; s/; main loop median/; loop/; s/, block median.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/'
+
+# ===== call_127 (measurement 127)
+#!/bin/bash
+# Call 127: measurement 127, Nsight Compute of target 3's long-K winners and the 16-row winner
+# (block_timeline profile: one launch each after the memset flush; clocks and caches left alone).
+set -u
+nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader | tee $OUT/gpu_127.txt
+timeout 300 ncu --clock-control none --cache-control none -k regex:simt_sgemm_kernel -c 3 \
+  --section SpeedOfLight --section Occupancy --section LaunchStats --section SchedulerStats \
+  --section WarpStateStats --section MemoryWorkloadAnalysis --section InstructionStats --section SourceCounters \
+  .carry/c124/block_timeline profile > $OUT/h100_ncu_target3_127.txt 2>&1; echo "ncu rc=$?"
+grep -E "simt_sgemm_kernel<|Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Achieved Occupancy|Active Warps Per Scheduler|Eligible Warps|Issued Warp Per Scheduler|No Eligible|Warp Cycles Per Issued|Registers Per|L1/TEX Hit|L2 Hit|Mem Pipes Busy|Executed Ipc A" $OUT/h100_ncu_target3_127.txt | sed -E 's/ +/ /g' | cut -c1-150
