@@ -20,14 +20,8 @@ constexpr bool a_is_k_major(Op op) { return op == Op::T; }
 constexpr bool b_is_k_major(Op op) { return op == Op::N; }
 
 /// Shared-memory padding, in floats, of a K-major tile row: keeps 16-byte row alignment for cp.async
-/// and spreads the column reads of a warp over distinct banks (see docs/kernels.md). An experiment
-/// build may instead swizzle unpadded rows (AUTOGEMM_EXPERIMENT_KMAJOR_SWIZZLE: kmajor_offset in
-/// simt_sgemm_multistage.cuh; experiment 128); the library's instances are padded.
-#ifdef AUTOGEMM_EXPERIMENT_KMAJOR_SWIZZLE
-inline constexpr int kKMajorPad = 0;
-#else
+/// and spreads the column reads of a warp over distinct banks (see docs/kernels.md).
 inline constexpr int kKMajorPad = 4;
-#endif
 
 /// Row stride, in floats, of an X-major shared tile written by a transposing copy (see
 /// KernelConfig::transposes_a / transposes_b): the X extent padded to 4·P floats with P ≡ 32 / bk (mod 8).

@@ -44,20 +44,6 @@ __device__ __forceinline__ int frag_x(int i, int lane_x) {
   }
 }
 
-/// Float offset of element (row, k) of a K-major shared tile with BK columns: rows BK + kKMajorPad
-/// floats apart; in an experiment build (AUTOGEMM_EXPERIMENT_KMAJOR_SWIZZLE, experiment 128) rows of
-/// BK floats whose 16-byte chunks are XOR-swizzled by the row's place in a period of 8 rows, so that
-/// a warp's 128-byte copies land aligned and its column reads still meet distinct banks.
-template <int BK>
-__device__ __forceinline__ int kmajor_offset(int row, int k) {
-#ifdef AUTOGEMM_EXPERIMENT_KMAJOR_SWIZZLE
-  constexpr int kRowsPerLine = BK >= 32 ? 1 : 32 / BK, kChunks = BK / 4 < 8 ? BK / 4 : 8;
-  return row * BK + (((k / 4) ^ ((row / kRowsPerLine) % kChunks)) * 4) + k % 4;
-#else
-  return row * (BK + kKMajorPad) + k;
-#endif
-}
-
 /// Issues the cp.async copies of one BK-deep operand tile into shared memory.
 /// Global element (x, kk) lives at g[kKMajor ? kk + x*ld : x + kk*ld]; x in [x0, x_end), k in [k0, k_end).
 /// Shared layout: K-major (X, BK + pad), else (BK, X). Out-of-range elements are zero-filled.
@@ -87,7 +73,7 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
     }
     // The fallback address is never read (src size 0) but must still be a valid global address.
     const float* src = valid > 0 ? elem : g;
-    float* dst = s + (kKMajor ? kmajor_offset<BK>(row, col) : row * kRowStride + col);
+    float* dst = s + row * kRowStride + col;
     cp_async_vec<V>(dst, src, valid * 4);
   }
 }
@@ -119,9 +105,6 @@ class OperandLoader {
   static constexpr int kRowStride = kKMajor ? BK + kKMajorPad : X;
   static constexpr bool kFast = copies_whole_rows(X, BK, kKMajor, V, kThreads);
   static constexpr int kRowStep = kFast ? kThreads / kVecPerRow : 1;
-#ifdef AUTOGEMM_EXPERIMENT_KMAJOR_SWIZZLE
-  static_assert(!kKMajor || (kFast && kRowStep % 8 == 0), "swizzled K-major rows: whole 8-row periods per pass");
-#endif
 
  public:
   __device__ __forceinline__ OperandLoader(const float* g, int64_t ld, int x0, int x_end, int k_end, int tid,
@@ -129,7 +112,7 @@ class OperandLoader {
       : g_(g), ld_(ld), x0_(x0), x_end_(x_end), k_end_(k_end), tid_(tid) {
     const int row0 = tid / kVecPerRow;
     const int col0 = (tid % kVecPerRow) * V;
-    smem_offset_ = kKMajor ? kmajor_offset<BK>(row0, col0) : row0 * kRowStride + col0;
+    smem_offset_ = row0 * kRowStride + col0;
     // Tile row r of a thread is global row r (K-major: x0 + r, X-major: the k offset r).
     row_step_ = static_cast<int64_t>(kRowStep) * ld;
     if constexpr (kKMajor) {
@@ -419,7 +402,7 @@ __device__ __forceinline__ void load_fragments(float (&f)[kFragSteps][T], const 
 #pragma unroll
     for (int i = 0; i < T; ++i) {
       const float4 v =
-          *reinterpret_cast<const float4*>(s + kmajor_offset<BK>(warp_x0 + frag_x<true, kLanes>(i, lane_x), k4));
+          *reinterpret_cast<const float4*>(s + (warp_x0 + frag_x<true, kLanes>(i, lane_x)) * (BK + kKMajorPad) + k4);
       f[0][i] = v.x;
       f[1][i] = v.y;
       f[2][i] = v.z;

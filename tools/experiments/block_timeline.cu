@@ -521,35 +521,6 @@ int longk_splits(void* flush, size_t flush_bytes) {
   return 0;
 }
 
-// Experiment 128: the winners whose B tile is K-major in shared memory (measurement 127: the sliced
-// 64x64 tile's B copies move 1.5x their sectors and 2.6x their shared wavefronts into rows padded to
-// BK + 4 floats), run from this build and from block_timeline_swz, whose K-major rows are unpadded
-// and XOR-swizzled (kmajor_offset); the 256x64 winner, whose B is transposed, as the control.
-int kmajor(void* flush, size_t flush_bytes) {
-  using T256 = ConfigTag<256, 64, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4>;
-  using T128 = ConfigTag<64, 64, 32, 64, 32, 8, 8, 3, 3, Op::N, Op::N, 4, autogemm::Family::kGemm, 2>;
-  using T16 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4>;
-  using T32 = ConfigTag<128, 32, 16, 32, 32, 8, 4, 3, 1, Op::N, Op::N, 4>;
-  TargetProblem p128, p64, p16, p32, p256;
-  if (p128.init(128, 128, 32768) ||
-      target_shape<T128>("128x128x32768: 64x64x32 ks2 t8x8 b128x3, 64 splits", p128, 64, flush, flush_bytes))
-    return 1;
-  if (p64.init(64, 3072, 3072) ||
-      target_shape<T128>("64x3072x3072: 64x64x32 ks2 t8x8 b128x3, 8 splits", p64, 8, flush, flush_bytes))
-    return 1;
-  if (p16.init(16, 3072, 3072) ||
-      target_shape<T16>("16x3072x3072: 128x16x32 t4x4, 8 splits", p16, 8, flush, flush_bytes))
-    return 1;
-  if (p32.init(32, 3072, 3072) ||
-      target_shape<T32>("32x3072x3072: 128x32x16 t8x4, 16 splits", p32, 16, flush, flush_bytes))
-    return 1;
-  if (p256.init(256, 256, 8192) ||
-      target_shape<T256>("256x256x8192: 256x64x32 t8x8 (B transposed: control), 32 splits", p256, 32, flush,
-                         flush_bytes))
-    return 1;
-  return 0;
-}
-
 // One launch of each of target 3's long-K winners and of the 16-row one, after the flush, for a
 // profiler (measurement 127: `ncu --kernel-name regex:simt_sgemm_kernel ... block_timeline profile`).
 template <class Tag>
@@ -590,7 +561,6 @@ int main(int argc, char** argv) {
   if (mode == "controls") return controls(flush, flush_bytes);
   if (mode == "longk_splits") return longk_splits(flush, flush_bytes);
   if (mode == "profile") return profile(flush, flush_bytes);
-  if (mode == "kmajor") return kmajor(flush, flush_bytes);
-  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits | profile | kmajor]\n"), 2;
+  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits | profile]\n"), 2;
   return odd_problem(flush, flush_bytes);
 }
