@@ -1,4 +1,4 @@
-# Device calls 122 to 127 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# Device calls 122 to 128 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
 # block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x and .carry/ab124 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
@@ -111,3 +111,39 @@ timeout 300 ncu --clock-control none --cache-control none -k regex:simt_sgemm_ke
   --section WarpStateStats --section MemoryWorkloadAnalysis --section InstructionStats --section SourceCounters \
   .carry/c124/block_timeline profile > $OUT/h100_ncu_target3_127.txt 2>&1; echo "ncu rc=$?"
 grep -E "simt_sgemm_kernel<|Duration|Compute \(SM\) Throughput|Memory Throughput|DRAM Throughput|Achieved Occupancy|Active Warps Per Scheduler|Eligible Warps|Issued Warp Per Scheduler|No Eligible|Warp Cycles Per Issued|Registers Per|L1/TEX Hit|L2 Hit|Mem Pipes Busy|Executed Ipc A" $OUT/h100_ncu_target3_127.txt | sed -E 's/ +/ /g' | cut -c1-150
+
+# ===== call_127b (measurement 127's source view)
+#!/bin/bash
+# Call 127b: which instructions of the sliced 64x64 tile (128x128x32768, 64 splits) move the excess
+# global sectors and shared wavefronts of measurement 127 (ncu's source view, SASS).
+set -u
+timeout 300 ncu --clock-control none --cache-control none -k regex:simt_sgemm_kernel -s 1 -c 1 \
+  --section SourceCounters --page source --print-source sass --csv \
+  .carry/c124/block_timeline profile > $OUT/h100_ncu_source_128x128_127b.csv 2> $OUT/ncu_err.txt; echo "ncu rc=$?"
+python3 - "$OUT/h100_ncu_source_128x128_127b.csv" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+hdr_i = next(i for i, r in enumerate(rows) if any('Source' == c or c.startswith('Source') for c in r) and len(r) > 5)
+hdr = rows[hdr_i]
+print("columns:", [c for c in hdr if 'xcess' in c or 'Sectors' in c or 'Wavefront' in c or c in ('Address', 'Source')][:20])
+want = [i for i, c in enumerate(hdr) if 'Excessive' in c or c in ('L2 Theoretical Sectors Global', 'L1 Wavefronts Shared', 'L1 Wavefronts Shared Ideal')]
+src = hdr.index('Source') if 'Source' in hdr else 1
+for r in rows[hdr_i + 1:]:
+    if len(r) != len(hdr): continue
+    vals = [r[i] for i in want]
+    if any(v not in ('', '0') for v in [r[i] for i in want if 'Excessive' in hdr[i]]):
+        print(r[0], r[src][:70], {hdr[i]: r[i] for i in want})
+PY
+
+# ===== call_128 (experiment 128; block_timeline_swz built with docs/results/kmajor_swizzle_experiment128.patch applied)
+#!/bin/bash
+# Call 128: experiment 128, K-major shared tiles padded (block_timeline) against swizzled
+# (block_timeline_swz), alternating, two rounds each.
+set -u
+nvidia-smi --query-gpu=name,uuid,clocks.sm --format=csv,noheader | tee $OUT/gpu_128.txt
+for r in 1 2; do for v in block_timeline block_timeline_swz; do
+  .carry/c124/$v kmajor > $OUT/h100_kmajor_${v}_r${r}_128.txt 2>&1; echo "$v r$r rc=$?"
+done; done
+for r in 1 2; do for v in block_timeline block_timeline_swz; do echo "== $v r$r"
+  grep -E "^[0-9]|SM clock|event|C against" $OUT/h100_kmajor_${v}_r${r}_128.txt | sed -E 's/: [0-9]+ tiles x.*//; s/SM clock ([0-9]+) MHz; span \(first start to last end\) median/span/; s/; busiest SM.s FFMAs alone.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/' | paste - - - - 
+done; done
