@@ -521,6 +521,64 @@ int longk_splits(void* flush, size_t flush_bytes) {
   return 0;
 }
 
+// Experiment 129: the GEMM launched as a programmatic dependent of whatever kernel precedes it in the
+// stream (GemmParams::after_previous_kernel, which the library sets only after its own repack): its
+// blocks may then be scheduled as the predecessor's blocks exit, and they wait for its completion
+// at their first instruction (griddepcontrol.wait), so the result cannot change. Each winner
+// event-timed after the benchmark's flush, GEMM + reduction, without and with the attribute; then
+// the same with an empty kernel launched inside the timed region just before the GEMM.
+template <class Tag>
+int pdl_shape(const char* name, TargetProblem& t, int splits, void* flush, size_t flush_bytes) {
+  constexpr auto C = Tag::value;
+  GemmParams p;
+  p.m = t.m, p.n = t.n, p.k = t.k, p.a = t.a, p.b = t.b, p.c = t.c, p.lda = t.m, p.ldb = t.k, p.ldc = t.m;
+  p.k_per_split = ((t.k + splits - 1) / splits + C.bk - 1) / C.bk * C.bk;
+  p.splits = (t.k + p.k_per_split - 1) / p.k_per_split;
+  p.mode = SplitKMode::kParallel, p.partials = t.partials;
+  if (t.n <= C.bn) p.stream_window = t.a, p.stream_window_bytes = sizeof(float) * size_t(t.m) * t.k;
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  auto run = [&](bool pdl, bool predecessor) {
+    p.after_previous_kernel = pdl;
+    if (predecessor) empty_kernel<<<sms, 128>>>();
+    (void)autogemm::detail::launch_simt_sgemm<Tag>(p, nullptr);
+    (void)autogemm::launch_splitk_reduce(t.partials, p.splits, t.m, t.n, 1.0f, 0.0f, t.c, t.m, nullptr);
+  };
+  float us[2][2];
+  for (int round = 0; round < 2; ++round)  // the second round's numbers are printed
+    for (int pred = 0; pred < 2; ++pred)
+      for (int pdl = 0; pdl < 2; ++pdl)
+        us[pred][pdl] = memset_flushed_median_us(flush, flush_bytes, [&] { run(pdl, pred); });
+  CHECK(cudaGetLastError());
+  CHECK(cudaMemset(t.c, 0xff, sizeof(float) * size_t(t.m) * t.n));
+  run(true, true);
+  CHECK(cudaDeviceSynchronize());
+  const double err = t.worst_error();
+  std::printf("%-48s after the flush: %6.2f -> %6.2f us with PDL; after an empty kernel: %6.2f -> %6.2f us; "
+              "C %.1e (%s)\n", name, us[0][0], us[0][1], us[1][0], us[1][1], err, err < 1e-5 ? "ok" : "WRONG");
+  return err < 1e-5 ? 0 : 1;
+}
+
+int pdl(void* flush, size_t flush_bytes) {
+  using T256 = ConfigTag<256, 64, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4>;
+  using T128 = ConfigTag<64, 64, 32, 64, 32, 8, 8, 3, 3, Op::N, Op::N, 4, autogemm::Family::kGemm, 2>;
+  using T16 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4>;
+  using T32 = ConfigTag<128, 32, 16, 32, 32, 8, 4, 3, 1, Op::N, Op::N, 4>;
+  TargetProblem p256, p128, p16, p32;
+  if (p16.init(16, 3072, 3072) || pdl_shape<T16>("16x3072x3072 (128x16 t4x4, 8 splits)", p16, 8, flush, flush_bytes))
+    return 1;
+  if (p32.init(32, 3072, 3072) ||
+      pdl_shape<T32>("32x3072x3072 (128x32 t8x4, 16 splits)", p32, 16, flush, flush_bytes))
+    return 1;
+  if (p256.init(256, 256, 8192) ||
+      pdl_shape<T256>("256x256x8192 (256x64 t8x8, 32 splits)", p256, 32, flush, flush_bytes))
+    return 1;
+  if (p128.init(128, 128, 32768) ||
+      pdl_shape<T128>("128x128x32768 (64x64 ks2 t8x8, 64 splits)", p128, 64, flush, flush_bytes))
+    return 1;
+  return 0;
+}
+
 // One launch of each of target 3's long-K winners and of the 16-row one, after the flush, for a
 // profiler (measurement 127: `ncu --kernel-name regex:simt_sgemm_kernel ... block_timeline profile`).
 template <class Tag>
@@ -561,6 +619,7 @@ int main(int argc, char** argv) {
   if (mode == "controls") return controls(flush, flush_bytes);
   if (mode == "longk_splits") return longk_splits(flush, flush_bytes);
   if (mode == "profile") return profile(flush, flush_bytes);
-  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits | profile]\n"), 2;
+  if (mode == "pdl") return pdl(flush, flush_bytes);
+  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits | profile | pdl]\n"), 2;
   return odd_problem(flush, flush_bytes);
 }
