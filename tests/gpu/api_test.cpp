@@ -1,6 +1,7 @@
 // autogemmSgemm as applications call it, on a GPU: all four layouts at odd sizes through the
 // library's own choice, BLAS edge cases (k = 0, alpha = 0, beta = 0 over NaN, m = 0), misaligned
-// pointers, long K (split-k), and a user stream.
+// pointers, long K (split-k), a user stream, CUDA graphs, and operands written by the kernel right
+// before the call.
 #include <unistd.h>
 
 #include <cmath>
@@ -166,6 +167,48 @@ namespace {
 
 // Steady state (choice cached, workspace grown) must capture into a CUDA Graph: no allocation, no
 // synchronisation, no forbidden call per call. The replayed graph must give the right result.
+// A GEMM is launched as a programmatic dependent of the kernel before it in the stream (change 130):
+// its blocks may start while that kernel drains and must wait for its writes. Here the kernels right
+// before each call rewrite A and B (NaN first, then the values the reference was made from), on a
+// stream and inside a captured graph; a GEMM that read them early would see NaN or stale values.
+// (A check of the launch path's results, not a forced race: whether the window is ever hit depends
+// on timing.)
+TEST_F(SgemmApiTest, ReadsOperandsThatTheKernelBeforeItWrote) {
+  cudaStream_t stream;
+  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  ASSERT_EQ(autogemmSetStream(handle_, stream), AUTOGEMM_STATUS_SUCCESS);
+  for (auto [m, n, k] : {std::tuple{300, 200, 100}, std::tuple{128, 128, 32768}, std::tuple{2048, 2048, 64}}) {
+    SCOPED_TRACE(::testing::Message() << m << "x" << n << "x" << k);
+    DeviceBuffer<float> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n);
+    DeviceBuffer<double> ref(size_t(m) * n);
+    ASSERT_CUDA(fill_uniform(a.get(), a.count(), 3, nullptr));
+    ASSERT_CUDA(fill_uniform(b.get(), b.count(), 4, nullptr));
+    ASSERT_CUDA(reference_gemm_f64(Op::N, Op::N, m, n, k, 1.0, a.get(), m, b.get(), k, 0.0, nullptr, m, ref.get(), nullptr));
+    ASSERT_CUDA(cudaDeviceSynchronize());
+    const float alpha = 1.0f, beta = 0.0f;
+    auto rewrite_and_call = [&] {
+      EXPECT_EQ(fill_nan(a.get(), a.count(), stream), cudaSuccess);
+      EXPECT_EQ(fill_nan(b.get(), b.count(), stream), cudaSuccess);
+      EXPECT_EQ(fill_uniform(a.get(), a.count(), 3, stream), cudaSuccess);
+      EXPECT_EQ(fill_uniform(b.get(), b.count(), 4, stream), cudaSuccess);
+      EXPECT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta,
+                              c.get(), m),
+                AUTOGEMM_STATUS_SUCCESS)
+          << autogemmGetLastErrorMessage();
+    };
+    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+    rewrite_and_call();
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "on the stream";
+    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    ASSERT_CUDA(run_captured(stream, rewrite_and_call));
+    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "in a graph";
+  }
+  autogemmSetStream(handle_, nullptr);
+  cudaStreamDestroy(stream);
+}
+
 TEST_F(SgemmApiTest, SteadyStateCapturesIntoACudaGraph) {
   cudaStream_t stream;
   ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
