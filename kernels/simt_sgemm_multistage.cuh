@@ -488,8 +488,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Launched as a programmatic dependent of an operand repack (GemmParams::after_previous_kernel):
-  // wait for it before anything is read. Without a prerequisite grid this returns at once.
+  // Launched as a programmatic dependent of the kernel before it (an operand repack or the caller's
+  // last kernel; GemmParams::after_previous_kernel): wait for its completion and memory before
+  // anything is read or written. Without a prerequisite grid this returns at once.
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 #ifdef AUTOGEMM_BLOCK_PROBE

@@ -120,7 +120,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   constexpr int kCompute = C.compute_threads();
   constexpr bool kBKMajor = b_is_k_major(C.op_b);  // B's boxes staged, then transposed by the copy threads
   constexpr int kStageBytes = (BM + BN) * BK * static_cast<int>(sizeof(float));  // TMA's bytes (nt)
-  // Launched as a programmatic dependent of an operand repack: wait for it before anything is read.
+  // Launched as a programmatic dependent of the kernel before it (a repack or the caller's): wait
+  // for its completion and memory before anything is read or written.
   asm volatile("griddepcontrol.wait;" ::: "memory");
   // A streamed tail launched after this grid may start once every block of it has started (its
   // blocks then take SMs as this grid's blocks exit, not after the slowest one).

@@ -1,5 +1,5 @@
-# Device calls 122 to 128 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
-# block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x and .carry/ab124 (xz-compressed stripped
+# Device calls 122 to 130b (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x, .carry/ab124 and .carry/v130 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
 # ===== call 122a (the command line of the run tool)
@@ -146,4 +146,56 @@ for r in 1 2; do for v in block_timeline block_timeline_swz; do
 done; done
 for r in 1 2; do for v in block_timeline block_timeline_swz; do echo "== $v r$r"
   grep -E "^[0-9]|SM clock|event|C against" $OUT/h100_kmajor_${v}_r${r}_128.txt | sed -E 's/: [0-9]+ tiles x.*//; s/SM clock ([0-9]+) MHz; span \(first start to last end\) median/span/; s/; busiest SM.s FFMAs alone.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/' | paste - - - - 
+done; done
+
+# ===== call_129 (experiment 129)
+#!/bin/bash
+# Call 129: experiment 129, GEMM launches as programmatic dependents (block_timeline pdl), twice.
+set -u
+nvidia-smi --query-gpu=name,uuid,clocks.sm --format=csv,noheader | tee $OUT/gpu_129.txt
+for r in 1 2; do .carry/c124/block_timeline pdl > $OUT/h100_pdl_r${r}_129.txt 2>&1; echo "r$r rc=$?"; cat $OUT/h100_pdl_r${r}_129.txt; done
+
+# ===== call_130
+#!/usr/bin/env bash
+# Call 130: change 130 (every GEMM launch a programmatic dependent of the kernel before it): the GPU
+# suite, memcheck of the covering subset, selfcheck; gemm-tune overhead (back-to-back calls) with and
+# without AUTOGEMM_PDL_GEMM, alternating; the seed benchmark with and without it.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v130; mkdir -p $B
+for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v130/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+timeout 120 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests --gtest_filter='SgemmApiTest.Reads*' \
+  --gtest_brief=1 > $OUT/racecheck_api.txt 2>&1; echo "racecheck (new API test) rc=$?"; grep -E "PASSED|FAILED|RACECHECK SUMMARY" $OUT/racecheck_api.txt
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv; $B/gemm-tune import --db /tmp/t.sqlite3 /tmp/t121.csv > /dev/null
+export AUTOGEMM_DB=/tmp/t.sqlite3
+for shape in 64,64,64 256,256,256; do for r in 1 2; do for v in 1 0; do
+  echo "=== overhead $shape r$r AUTOGEMM_PDL_GEMM=$v"
+  AUTOGEMM_PDL_GEMM=$v $B/gemm-tune overhead --shape $shape --calls 20000 --json $OUT/h100_overhead_${shape//,/x}_pdl${v}_r${r}_130.json | tail -2
+done; done; done
+for v in 1 0; do echo "=== bench seed AUTOGEMM_PDL_GEMM=$v"
+  AUTOGEMM_PDL_GEMM=$v $B/gemm-tune bench --set seed --json $OUT/h100_bench_seed_pdl${v}_130.json | tail -n +2 | awk '{print $1, $6, $8, $10}'
+done
+
+# ===== call_130b
+#!/usr/bin/env bash
+# Call 130b: the seed benchmark with and without AUTOGEMM_PDL_GEMM, alternating, twice each (call
+# 130 ran them once, with-first, and both libraries ran slower in the first process).
+set -u
+B=/tmp/v130; mkdir -p $B
+for f in gemm-tune; do xz -dc .carry/v130/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid --format=csv,noheader
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv; $B/gemm-tune import --db /tmp/t.sqlite3 /tmp/t121.csv > /dev/null
+export AUTOGEMM_DB=/tmp/t.sqlite3
+for r in 1 2; do for v in 0 1; do echo "=== bench seed r$r AUTOGEMM_PDL_GEMM=$v"
+  AUTOGEMM_PDL_GEMM=$v $B/gemm-tune bench --set seed --json $OUT/h100_bench_seed_pdl${v}_r${r}_130b.json | tail -n +2 | awk '{print $1, $6, $8, $10}'
 done; done
