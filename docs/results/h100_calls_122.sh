@@ -1,4 +1,4 @@
-# Device calls 122 to 130b (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# Device calls 122 to 130c (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
 # block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x, .carry/ab124 and .carry/v130 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
@@ -199,3 +199,15 @@ export AUTOGEMM_DB=/tmp/t.sqlite3
 for r in 1 2; do for v in 0 1; do echo "=== bench seed r$r AUTOGEMM_PDL_GEMM=$v"
   AUTOGEMM_PDL_GEMM=$v $B/gemm-tune bench --set seed --json $OUT/h100_bench_seed_pdl${v}_r${r}_130b.json | tail -n +2 | awk '{print $1, $6, $8, $10}'
 done; done
+
+# ===== call_130c (block_timeline after TargetProblem::params: target3, profile, pdl; same errors bit for bit as calls 123 and 129)
+#!/bin/bash
+# Call 130c: block_timeline after its launch parameters were written once (TargetProblem::params):
+# target3, profile and pdl rerun, to compare with calls 123, 127 and 129.
+set -u
+nvidia-smi --query-gpu=name,uuid --format=csv,noheader
+.carry/c124/block_timeline target3 > $OUT/h100_block_timeline_target3_130c.txt 2>&1; echo "target3 rc=$?"
+.carry/c124/block_timeline profile; echo "profile rc=$?"
+.carry/c124/block_timeline pdl > $OUT/h100_pdl_130c.txt 2>&1; echo "pdl rc=$?"
+grep -E "^[0-9]|event-timed|C against" $OUT/h100_block_timeline_target3_130c.txt | sed -E 's/: [0-9]+ tiles x.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/' | paste - - -
+cat $OUT/h100_pdl_130c.txt

@@ -271,6 +271,19 @@ struct TargetProblem {
       }
     return 0;
   }
+  /// The launch of instance Tag on this problem with `splits` parallel splits (k rounded to BK per
+  /// split, as split_geometry), with the streaming window launch_params gives a one-column grid.
+  template <class Tag>
+  GemmParams params(int splits) const {
+    constexpr auto C = Tag::value;
+    GemmParams p;
+    p.m = m, p.n = n, p.k = k, p.a = a, p.b = b, p.c = c, p.lda = m, p.ldb = k, p.ldc = m;
+    p.k_per_split = ((k + splits - 1) / splits + C.bk - 1) / C.bk * C.bk;
+    p.splits = (k + p.k_per_split - 1) / p.k_per_split;
+    p.mode = SplitKMode::kParallel, p.partials = partials;
+    if (n <= C.bn) p.stream_window = a, p.stream_window_bytes = sizeof(float) * size_t(m) * k;
+    return p;
+  }
   ~TargetProblem() {
     for (void* x : {(void*)a, (void*)b, (void*)c, (void*)partials}) cudaFree(x);
   }
@@ -291,15 +304,8 @@ struct TargetProblem {
 // the GEMM and the library's reduction (float32 sums of k products: far under 1e-5 of sum |a b|).
 template <class Tag>
 int target_shape(const char* name, TargetProblem& t, int splits, void* flush, size_t flush_bytes) {
-  constexpr auto C = Tag::value;
-  GemmParams p;
-  p.m = t.m, p.n = t.n, p.k = t.k, p.a = t.a, p.b = t.b, p.c = t.c, p.lda = t.m, p.ldb = t.k, p.ldc = t.m;
-  const int per = (t.k + splits - 1) / splits;
-  p.k_per_split = (per + C.bk - 1) / C.bk * C.bk;
-  p.splits = (t.k + p.k_per_split - 1) / p.k_per_split;
+  GemmParams p = t.params<Tag>(splits);
   if (p.splits > TargetProblem::kMaxSplits) return std::printf("%s: more splits than the partials hold\n", name), 1;
-  p.mode = SplitKMode::kParallel, p.partials = t.partials;
-  if (t.n <= C.bn) p.stream_window = t.a, p.stream_window_bytes = sizeof(float) * size_t(t.m) * t.k;  // launch_params
   auto reduce = [&] { return autogemm::launch_splitk_reduce(t.partials, p.splits, t.m, t.n, 1.0f, 0.0f, t.c, t.m, nullptr); };
   if (timeline<Tag>(name, p, flush, flush_bytes, 15, reduce)) return 1;
   CHECK(cudaMemset(t.c, 0xff, sizeof(float) * size_t(t.m) * t.n));
@@ -522,20 +528,15 @@ int longk_splits(void* flush, size_t flush_bytes) {
 }
 
 // Experiment 129: the GEMM launched as a programmatic dependent of whatever kernel precedes it in the
-// stream (GemmParams::after_previous_kernel, which the library sets only after its own repack): its
+// stream (GemmParams::after_previous_kernel, which the library set only after its own repack until
+// change 130): its
 // blocks may then be scheduled as the predecessor's blocks exit, and they wait for its completion
 // at their first instruction (griddepcontrol.wait), so the result cannot change. Each winner
 // event-timed after the benchmark's flush, GEMM + reduction, without and with the attribute; then
 // the same with an empty kernel launched inside the timed region just before the GEMM.
 template <class Tag>
 int pdl_shape(const char* name, TargetProblem& t, int splits, void* flush, size_t flush_bytes) {
-  constexpr auto C = Tag::value;
-  GemmParams p;
-  p.m = t.m, p.n = t.n, p.k = t.k, p.a = t.a, p.b = t.b, p.c = t.c, p.lda = t.m, p.ldb = t.k, p.ldc = t.m;
-  p.k_per_split = ((t.k + splits - 1) / splits + C.bk - 1) / C.bk * C.bk;
-  p.splits = (t.k + p.k_per_split - 1) / p.k_per_split;
-  p.mode = SplitKMode::kParallel, p.partials = t.partials;
-  if (t.n <= C.bn) p.stream_window = t.a, p.stream_window_bytes = sizeof(float) * size_t(t.m) * t.k;
+  GemmParams p = t.params<Tag>(splits);
   int sms = 0;
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   auto run = [&](bool pdl, bool predecessor) {
@@ -583,13 +584,7 @@ int pdl(void* flush, size_t flush_bytes) {
 // profiler (measurement 127: `ncu --kernel-name regex:simt_sgemm_kernel ... block_timeline profile`).
 template <class Tag>
 int launch_once(TargetProblem& t, int splits, void* flush, size_t flush_bytes) {
-  constexpr auto C = Tag::value;
-  GemmParams p;
-  p.m = t.m, p.n = t.n, p.k = t.k, p.a = t.a, p.b = t.b, p.c = t.c, p.lda = t.m, p.ldb = t.k, p.ldc = t.m;
-  p.k_per_split = ((t.k + splits - 1) / splits + C.bk - 1) / C.bk * C.bk;
-  p.splits = (t.k + p.k_per_split - 1) / p.k_per_split;
-  p.mode = SplitKMode::kParallel, p.partials = t.partials;
-  if (t.n <= C.bn) p.stream_window = t.a, p.stream_window_bytes = sizeof(float) * size_t(t.m) * t.k;
+  GemmParams p = t.params<Tag>(splits);
   CHECK(cudaMemsetAsync(flush, 1, flush_bytes));
   CHECK(autogemm::detail::launch_simt_sgemm<Tag>(p, nullptr));
   CHECK(cudaDeviceSynchronize());
