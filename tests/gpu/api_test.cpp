@@ -171,6 +171,7 @@ namespace {
 // its blocks may start while that kernel drains and must wait for its writes. Here the kernels right
 // before each call rewrite A and B (NaN first, then the values the reference was made from), on a
 // stream and inside a captured graph; a GEMM that read them early would see NaN or stale values.
+// Then a memset as the call's predecessor (no kernel to overlap), on a stream and in a graph.
 // (A check of the launch path's results, not a forced race: whether the window is ever hit depends
 // on timing.)
 TEST_F(SgemmApiTest, ReadsOperandsThatTheKernelBeforeItWrote) {
@@ -204,6 +205,23 @@ TEST_F(SgemmApiTest, ReadsOperandsThatTheKernelBeforeItWrote) {
     ASSERT_CUDA(cudaStreamSynchronize(stream));
     ASSERT_CUDA(run_captured(stream, rewrite_and_call));
     EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "in a graph";
+    // The same with a memset, not a kernel, right before the call: there is then no kernel to overlap
+    // and the launch must behave as a plain one, in a stream and in a captured graph alike.
+    auto memset_and_call = [&] {
+      EXPECT_EQ(cudaMemsetAsync(c.get(), 0, c.count() * sizeof(float), stream), cudaSuccess);
+      EXPECT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta,
+                              c.get(), m),
+                AUTOGEMM_STATUS_SUCCESS)
+          << autogemmGetLastErrorMessage();
+    };
+    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+    memset_and_call();
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "after a memset";
+    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+    ASSERT_CUDA(cudaStreamSynchronize(stream));
+    ASSERT_CUDA(run_captured(stream, memset_and_call));
+    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "after a memset, in a graph";
   }
   autogemmSetStream(handle_, nullptr);
   cudaStreamDestroy(stream);
