@@ -1,4 +1,4 @@
-# Device calls 122 to 130c (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# Device calls 122 to 131 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
 # block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x, .carry/ab124 and .carry/v130 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
@@ -211,3 +211,6 @@ nvidia-smi --query-gpu=name,uuid --format=csv,noheader
 .carry/c124/block_timeline pdl > $OUT/h100_pdl_130c.txt 2>&1; echo "pdl rc=$?"
 grep -E "^[0-9]|event-timed|C against" $OUT/h100_block_timeline_target3_130c.txt | sed -E 's/: [0-9]+ tiles x.*//; s/event-timed medians of 25 after the flush://; s/C against float64: worst/err/' | paste - - -
 cat $OUT/h100_pdl_130c.txt
+
+# ===== call 131 (the command line of the run tool; binary: the GPU tests of this tree, xz-compressed under .carry/t131)
+B=/tmp/t131; mkdir -p $B; xz -dc .carry/t131/autogemm_gpu_tests.xz > $B/g; chmod +x $B/g; nvidia-smi --query-gpu=name,uuid --format=csv,noheader; $B/g --gtest_filter='SgemmApiTest.*:SplitkReduce*' --gtest_brief=1 2>&1 | tail -8; AUTOGEMM_TEST_SANITIZER=1 compute-sanitizer --tool memcheck --error-exitcode 1 $B/g --gtest_filter='SgemmApiTest.Reads*' --gtest_brief=1 2>&1 | tail -3; $B/g --gtest_brief=1 2>&1 | tail -3
