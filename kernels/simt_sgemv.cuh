@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include "config_tag.hpp"
+#include "device_attribute.hpp"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
 #include "stream_load.cuh"
@@ -268,6 +269,12 @@ __global__ void __launch_bounds__(kGemvThreads) simt_sgemv_kernel(GemmParams p) 
   constexpr KernelConfig C = Tag::value;
   static_assert(C.is_gemv() && is_valid(C), "KernelConfig violates the GEMV validity rule (see invalid_reason)");
   static_assert(NC >= 1 && NC <= kGemvMaxN, "output columns per instance");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Launched as a programmatic dependent of the kernel before it (GemmParams::after_previous_kernel):
+  // wait for its completion and memory before anything is read or written, as the GEMM kernels do.
+  // Without a prerequisite grid this returns at once.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
   if constexpr (a_is_k_major(C.op_a)) {
     sgemv_k_major<C.bm, C.stages, NC, C.op_b, C.align>(p);
   } else {
@@ -280,15 +287,15 @@ __global__ void __launch_bounds__(kGemvThreads) simt_sgemv_kernel(GemmParams p) 
 template <class Tag>
 cudaError_t launch_simt_sgemv(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
-  const dim3 grid(static_cast<unsigned>((p.m + C.bm - 1) / C.bm), static_cast<unsigned>(p.splits));
-  if (p.n == 1) {
-    simt_sgemv_kernel<Tag, 1><<<grid, kGemvThreads, 0, stream>>>(p);
-  } else if (p.n == 2) {
-    simt_sgemv_kernel<Tag, 2><<<grid, kGemvThreads, 0, stream>>>(p);
-  } else {
-    simt_sgemv_kernel<Tag, kGemvMaxN><<<grid, kGemvThreads, 0, stream>>>(p);
-  }
-  return cudaGetLastError();
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>((p.m + C.bm - 1) / C.bm), static_cast<unsigned>(p.splits));
+  config.blockDim = dim3(kGemvThreads);
+  config.stream = stream;
+  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
+  config.attrs = &attribute;
+  config.numAttrs = p.after_previous_kernel ? 1 : 0;
+  auto kernel = p.n == 1 ? simt_sgemv_kernel<Tag, 1> : p.n == 2 ? simt_sgemv_kernel<Tag, 2> : simt_sgemv_kernel<Tag, kGemvMaxN>;
+  return cudaLaunchKernelEx(&config, kernel, p);
 }
 
 }  // namespace autogemm::detail
