@@ -50,7 +50,7 @@ struct GemmParams {
   // Read by the launch: launch as a programmatic dependent of the previous kernel in the stream (the
   // operand repack that wrote this launch's A or B, or the caller's last kernel; the kernel waits
   // for its completion at its first instruction, so nothing is read or written before it). run()
-  // sets it for every GEMM and TMA launch (docs/perf_notes.md, change 130); GEMV kernels do not wait.
+  // sets it for every launch (docs/perf_notes.md, changes 130 and 132).
   bool after_previous_kernel = false;
   // Read by the launch: the workspace holds a streamed tail's slots (partials) and zeroed counters
   // (semaphores), so a TMA launch may run its partial last wave as one (StreamKTail; run() sets it).

@@ -1,5 +1,5 @@
-# Device calls 122 to 131 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
-# block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x, .carry/ab124 and .carry/v130 (xz-compressed stripped
+# Device calls 122 to 132b (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x, .carry/ab124, .carry/v130, .carry/t131, .carry/v132 and .carry/ab132 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
 # ===== call 122a (the command line of the run tool)
@@ -214,3 +214,43 @@ cat $OUT/h100_pdl_130c.txt
 
 # ===== call 131 (the command line of the run tool; binary: the GPU tests of this tree, xz-compressed under .carry/t131)
 B=/tmp/t131; mkdir -p $B; xz -dc .carry/t131/autogemm_gpu_tests.xz > $B/g; chmod +x $B/g; nvidia-smi --query-gpu=name,uuid --format=csv,noheader; $B/g --gtest_filter='SgemmApiTest.*:SplitkReduce*' --gtest_brief=1 2>&1 | tail -8; AUTOGEMM_TEST_SANITIZER=1 compute-sanitizer --tool memcheck --error-exitcode 1 $B/g --gtest_filter='SgemmApiTest.Reads*' --gtest_brief=1 2>&1 | tail -3; $B/g --gtest_brief=1 2>&1 | tail -3
+
+# ===== call_132
+#!/usr/bin/env bash
+# Call 132: change 132 (GEMV kernels wait at entry and launch as programmatic dependents): the GPU
+# suite, memcheck of the covering subset, selfcheck; back-to-back GEMV calls (gemm-tune overhead)
+# with and without AUTOGEMM_PDL_GEMM, alternating.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v132; mkdir -p $B
+for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v132/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv; $B/gemm-tune import --db /tmp/t.sqlite3 /tmp/t121.csv > /dev/null
+export AUTOGEMM_DB=/tmp/t.sqlite3
+for shape in 1,1024,1024 4,1024,1024; do for r in 1 2; do for v in 1 0; do
+  echo "=== overhead $shape r$r AUTOGEMM_PDL_GEMM=$v"
+  AUTOGEMM_PDL_GEMM=$v $B/gemm-tune overhead --shape $shape --calls 20000 | tail -2
+done; done; done
+
+# ===== call_132b
+#!/usr/bin/env bash
+# Call 132b: change 132's gemm-tune (new) against change 130's (old), both with change 121's table,
+# alternating, the seed set twice each.
+set -u
+S=/tmp/ab132; mkdir -p $S
+for v in new old; do xz -dc .carry/ab132/gemm-tune-$v.xz > $S/gemm-tune-$v; chmod +x $S/gemm-tune-$v; done
+nvidia-smi --query-gpu=name,uuid --format=csv,noheader
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv
+for v in new old; do $S/gemm-tune-$v import --db /tmp/$v.sqlite3 /tmp/t121.csv > /dev/null; done
+for r in 1 2; do for v in new old; do echo "=== run $r $v"
+  AUTOGEMM_DB=/tmp/$v.sqlite3 $S/gemm-tune-$v bench --set seed --json $OUT/h100_bench_seed_${v}_r${r}_132b.json | tail -n +2 | awk '{print $1, $6, $8, $10}'
+done; done
