@@ -187,41 +187,39 @@ TEST_F(SgemmApiTest, ReadsOperandsThatTheKernelBeforeItWrote) {
     ASSERT_CUDA(reference_gemm_f64(Op::N, Op::N, m, n, k, 1.0, a.get(), m, b.get(), k, 0.0, nullptr, m, ref.get(), nullptr));
     ASSERT_CUDA(cudaDeviceSynchronize());
     const float alpha = 1.0f, beta = 0.0f;
-    auto rewrite_and_call = [&] {
-      EXPECT_EQ(fill_nan(a.get(), a.count(), stream), cudaSuccess);
-      EXPECT_EQ(fill_nan(b.get(), b.count(), stream), cudaSuccess);
-      EXPECT_EQ(fill_uniform(a.get(), a.count(), 3, stream), cudaSuccess);
-      EXPECT_EQ(fill_uniform(b.get(), b.count(), 4, stream), cudaSuccess);
+    auto call = [&] {
       EXPECT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta,
                               c.get(), m),
                 AUTOGEMM_STATUS_SUCCESS)
           << autogemmGetLastErrorMessage();
     };
-    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
-    rewrite_and_call();
-    ASSERT_CUDA(cudaStreamSynchronize(stream));
-    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "on the stream";
-    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
-    ASSERT_CUDA(cudaStreamSynchronize(stream));
-    ASSERT_CUDA(run_captured(stream, rewrite_and_call));
-    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "in a graph";
-    // The same with a memset, not a kernel, right before the call: there is then no kernel to overlap
-    // and the launch must behave as a plain one, in a stream and in a captured graph alike.
-    auto memset_and_call = [&] {
-      EXPECT_EQ(cudaMemsetAsync(c.get(), 0, c.count() * sizeof(float), stream), cudaSuccess);
-      EXPECT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta,
-                              c.get(), m),
-                AUTOGEMM_STATUS_SUCCESS)
-          << autogemmGetLastErrorMessage();
+    // `enqueue` on the stream, then captured into a graph, each time over a NaN-poisoned C.
+    auto on_stream_and_in_graph = [&](auto&& enqueue, const char* what) {
+      ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+      enqueue();
+      ASSERT_CUDA(cudaStreamSynchronize(stream));
+      EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << what << ", on the stream";
+      ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+      ASSERT_CUDA(cudaStreamSynchronize(stream));
+      ASSERT_CUDA(run_captured(stream, enqueue));
+      EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << what << ", in a graph";
     };
-    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
-    memset_and_call();
-    ASSERT_CUDA(cudaStreamSynchronize(stream));
-    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "after a memset";
-    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
-    ASSERT_CUDA(cudaStreamSynchronize(stream));
-    ASSERT_CUDA(run_captured(stream, memset_and_call));
-    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << "after a memset, in a graph";
+    on_stream_and_in_graph(
+        [&] {
+          EXPECT_EQ(fill_nan(a.get(), a.count(), stream), cudaSuccess);
+          EXPECT_EQ(fill_nan(b.get(), b.count(), stream), cudaSuccess);
+          EXPECT_EQ(fill_uniform(a.get(), a.count(), 3, stream), cudaSuccess);
+          EXPECT_EQ(fill_uniform(b.get(), b.count(), 4, stream), cudaSuccess);
+          call();
+        },
+        "A and B rewritten by kernels");
+    // A memset, not a kernel, right before the call: no kernel to overlap, the launch as a plain one.
+    on_stream_and_in_graph(
+        [&] {
+          EXPECT_EQ(cudaMemsetAsync(c.get(), 0, c.count() * sizeof(float), stream), cudaSuccess);
+          call();
+        },
+        "after a memset");
   }
   autogemmSetStream(handle_, nullptr);
   cudaStreamDestroy(stream);
