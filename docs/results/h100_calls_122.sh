@@ -1,5 +1,5 @@
-# Device calls 122 to 132b (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
-# block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x, .carry/ab124, .carry/v130, .carry/t131, .carry/v132 and .carry/ab132 (xz-compressed stripped
+# Device calls 122 to 133 (session of 2026-11-26 (4)); binaries carried under .carry/c122 and .carry/c124 (block_timeline,
+# block_timeline_l2pf, reduce_variants: stripped tools), .carry/v124x, .carry/ab124, .carry/v130, .carry/t131, .carry/v132, .carry/ab132 and .carry/t133 (xz-compressed stripped
 # gemm-tune and autogemm_gpu_tests, decompressed on the device to stay under the 64 MiB carry).
 
 # ===== call 122a (the command line of the run tool)
@@ -254,3 +254,7 @@ for v in new old; do $S/gemm-tune-$v import --db /tmp/$v.sqlite3 /tmp/t121.csv >
 for r in 1 2; do for v in new old; do echo "=== run $r $v"
   AUTOGEMM_DB=/tmp/$v.sqlite3 $S/gemm-tune-$v bench --set seed --json $OUT/h100_bench_seed_${v}_r${r}_132b.json | tail -n +2 | awk '{print $1, $6, $8, $10}'
 done; done
+
+# ===== call 133 (the command line of the run tool; binary: the GPU tests of this tree, xz-compressed under .carry/t133)
+B=/tmp/t133; mkdir -p $B; xz -dc .carry/t133/autogemm_gpu_tests.xz > $B/g; chmod +x $B/g; $B/g --gtest_filter='SgemmApiTest.Reads*'; AUTOGEMM_TEST_SANITIZER=1 compute-sanitizer --tool memcheck --error-exitcode 1 $B/g --gtest_filter='SgemmApiTest.Reads*' --gtest_brief=1; $B/g --gtest_brief=1
+# printed: 1 test passed; under memcheck 1 passed, ERROR SUMMARY: 0 errors; 829 tests passed (unit GPU-999b028a-d8b0-5f38-f712-ac5838c238db)
