@@ -165,8 +165,6 @@ TEST_F(SgemmApiTest, ModesAndRecording) {
 namespace autogemm::testing {
 namespace {
 
-// Steady state (choice cached, workspace grown) must capture into a CUDA Graph: no allocation, no
-// synchronisation, no forbidden call per call. The replayed graph must give the right result.
 // A GEMM is launched as a programmatic dependent of the kernel before it in the stream (change 130):
 // its blocks may start while that kernel drains and must wait for its writes. Here the kernels right
 // before each call rewrite A and B (NaN first, then the values the reference was made from), on a
@@ -225,6 +223,8 @@ TEST_F(SgemmApiTest, ReadsOperandsThatTheKernelBeforeItWrote) {
   cudaStreamDestroy(stream);
 }
 
+// Steady state (choice cached, workspace grown) must capture into a CUDA Graph: no allocation, no
+// synchronisation, no forbidden call per call. The replayed graph must give the right result.
 TEST_F(SgemmApiTest, SteadyStateCapturesIntoACudaGraph) {
   cudaStream_t stream;
   ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

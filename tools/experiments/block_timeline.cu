@@ -25,6 +25,13 @@
 #include "experiment_fill.cuh"
 #include "experiment_timing.hpp"
 
+/// %globaltimer: nanoseconds on one clock for all SMs (the probes' and the controls' time stamps).
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 namespace probe {
 constexpr int kMaxBlocks = 4096;
 constexpr int kPhases = 3;  // 0: start, 1: main loop done, 2: block done
@@ -37,8 +44,7 @@ __device__ __forceinline__ void record(int phase) {
   if (threadIdx.x % 32 != 0) return;
   const int b = blockIdx.x + gridDim.x * blockIdx.z;
   if (b >= kMaxBlocks) return;
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  const unsigned long long t = global_ns();
   const unsigned long long c = clock64();
   if (phase == 0) {
     if (threadIdx.x != 0) return;
@@ -319,12 +325,6 @@ int target_shape(const char* name, TargetProblem& t, int splits, void* flush, si
 
 // Controls for the target-3 timelines: how much of an event-timed launch lies outside its blocks.
 __device__ unsigned long long span_first, span_last;  // %globaltimer of the first start, the last end
-
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
 
 // Nothing but the span probes (its dynamic shared memory, if any, only reserved).
 __global__ void empty_kernel() {
