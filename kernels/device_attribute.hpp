@@ -42,20 +42,12 @@ inline bool launch_feature_enabled(const char* name) {
 
 /// Whether a launch may be a programmatic dependent of the previous kernel in its stream (sm_90+):
 /// its blocks start as the previous grid's blocks exit, and the kernel waits (griddepcontrol.wait)
-/// for that grid's completion and memory before reading what it wrote. AUTOGEMM_PDL=0 turns it off
-/// (a diagnostic that measures what the overlap gains; docs/perf_notes.md, changes 11 and 58).
+/// for that grid's completion and memory before reading what it wrote (KernelLaunch::after_previous_kernel,
+/// launch_config.hpp). AUTOGEMM_PDL=0 turns it off (a diagnostic that measures what the overlap
+/// gains; docs/perf_notes.md, changes 11 and 58).
 inline bool programmatic_launch_enabled() {
   static const bool allowed = launch_feature_enabled("AUTOGEMM_PDL");
   return allowed && current_device_attribute<cudaDevAttrComputeCapabilityMajor>() >= 9;
-}
-
-/// The launch attribute that makes a launch such a programmatic dependent (ask
-/// programmatic_launch_enabled first). One definition for every launch that overlaps its predecessor.
-inline cudaLaunchAttribute programmatic_dependent_attribute() {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = 1;
-  return attribute;
 }
 
 }  // namespace autogemm

@@ -12,9 +12,9 @@
 
 #include "config_tag.hpp"
 #include "cp_async.cuh"
-#include "device_attribute.hpp"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
+#include "launch_config.hpp"
 
 namespace autogemm::detail {
 
@@ -795,8 +795,9 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
 /// Launches `kernel`, an instance of configuration `c`, over `tiles` output tiles x p.splits blocks:
 /// raises its dynamic shared-memory limit once per device (`configured`: the caller's bit set of
 /// devices done for this kernel), and adds the attributes the parameters ask for: an L2 access
-/// policy window when they name a streamed operand, a programmatic dependent launch after an
-/// operand repack. `args` are the kernel's arguments.
+/// policy window when they name a streamed operand, a programmatic dependent launch when they say
+/// a kernel precedes this one in the stream (p.after_previous_kernel). `args` are the kernel's
+/// arguments.
 template <class... Params, class... Args>
 cudaError_t launch_gemm_kernel(void (*kernel)(Params...), const KernelConfig& c, int tiles, const GemmParams& p,
                                std::atomic<unsigned long long>& configured, cudaStream_t stream, Args&&... args) {
@@ -812,26 +813,10 @@ cudaError_t launch_gemm_kernel(void (*kernel)(Params...), const KernelConfig& c,
       configured.fetch_or(bit, std::memory_order_acq_rel);
     }
   }
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(tiles, 1, p.splits);
-  config.blockDim = dim3(c.threads());
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  cudaLaunchAttribute attrs[2]{};
-  unsigned count = 0;
-  if (p.stream_window_bytes > 0) {
-    cudaLaunchAttribute& window = attrs[count++];
-    window.id = cudaLaunchAttributeAccessPolicyWindow;
-    window.val.accessPolicyWindow.base_ptr = const_cast<void*>(p.stream_window);
-    window.val.accessPolicyWindow.num_bytes = p.stream_window_bytes;
-    window.val.accessPolicyWindow.hitRatio = 1.0f;
-    window.val.accessPolicyWindow.hitProp = cudaAccessPropertyStreaming;
-    window.val.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
-  }
-  if (p.after_previous_kernel) attrs[count++] = programmatic_dependent_attribute();
-  config.attrs = attrs;
-  config.numAttrs = count;
-  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  return KernelLaunch(dim3(tiles, 1, p.splits), dim3(c.threads()), stream, smem)
+      .streaming_window(p.stream_window, p.stream_window_bytes)
+      .after_previous_kernel(p.after_previous_kernel)
+      .launch(kernel, std::forward<Args>(args)...);
 }
 
 template <class Tag>

@@ -23,9 +23,9 @@
 #include <cuda_runtime.h>
 
 #include "config_tag.hpp"
-#include "device_attribute.hpp"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
+#include "launch_config.hpp"
 #include "stream_load.cuh"
 
 namespace autogemm::detail {
@@ -287,15 +287,9 @@ __global__ void __launch_bounds__(kGemvThreads) simt_sgemv_kernel(GemmParams p) 
 template <class Tag>
 cudaError_t launch_simt_sgemv(const GemmParams& p, cudaStream_t stream) {
   constexpr KernelConfig C = Tag::value;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>((p.m + C.bm - 1) / C.bm), static_cast<unsigned>(p.splits));
-  config.blockDim = dim3(kGemvThreads);
-  config.stream = stream;
-  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
-  config.attrs = &attribute;
-  config.numAttrs = p.after_previous_kernel ? 1 : 0;
+  const dim3 grid(static_cast<unsigned>((p.m + C.bm - 1) / C.bm), static_cast<unsigned>(p.splits));
   auto kernel = p.n == 1 ? simt_sgemv_kernel<Tag, 1> : p.n == 2 ? simt_sgemv_kernel<Tag, 2> : simt_sgemv_kernel<Tag, kGemvMaxN>;
-  return cudaLaunchKernelEx(&config, kernel, p);
+  return KernelLaunch(grid, dim3(kGemvThreads), stream).after_previous_kernel(p.after_previous_kernel).launch(kernel, p);
 }
 
 }  // namespace autogemm::detail

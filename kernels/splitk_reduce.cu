@@ -10,6 +10,7 @@
 #include "elementwise_grid.hpp"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
+#include "launch_config.hpp"
 
 namespace autogemm {
 namespace {
@@ -199,18 +200,13 @@ __global__ void scale_c_kernel(int m, int n, float beta, float* __restrict__ c, 
 
 dim3 elementwise_grid(int m, int n) { return dim3(elementwise_blocks(static_cast<int64_t>(m) * n)); }
 
-// The launch of both reductions: kElementwiseThreads per block, as a programmatic dependent of the
-// GEMM on sm_90+, so it overlaps the GEMM's tail instead of following its completion;
+// The launch of the reductions: `grid` blocks of `block` threads, as a programmatic dependent of
+// the GEMM on sm_90+, so it overlaps the GEMM's tail instead of following its completion;
 // griddepcontrol.wait in the kernels keeps the result exact (docs/perf_notes.md, change 11).
-// `attribute` must outlive the launch call.
-cudaLaunchConfig_t after_gemm(cudaStream_t stream, cudaLaunchAttribute& attribute) {
-  cudaLaunchConfig_t config{};
-  config.blockDim = dim3(kElementwiseThreads);
-  config.stream = stream;
-  attribute = programmatic_dependent_attribute();
-  config.attrs = &attribute;
-  config.numAttrs = programmatic_launch_enabled() ? 1 : 0;
-  return config;
+detail::KernelLaunch after_gemm(dim3 grid, cudaStream_t stream, dim3 block = dim3(kElementwiseThreads)) {
+  detail::KernelLaunch launch(grid, block, stream);
+  launch.after_previous_kernel(programmatic_launch_enabled());
+  return launch;
 }
 
 // Whether the one-element kernel may index in 32 bits: the flat index and its grid stride (< 2^24)
@@ -226,8 +222,6 @@ int splitk_reduce_warps(int m, int n, int splits, int sm_count) {
 
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream) {
-  cudaLaunchAttribute attribute;
-  cudaLaunchConfig_t config = after_gemm(stream, attribute);
   // Four rows per thread where C takes float4 stores, unless that grid would leave SMs without a
   // block (small outputs with many splits, e.g. 128x128x32768: 16 blocks), where the one-element
   // threads are the more parallel form, or, with 16 splits or more, warps sharing each output's
@@ -236,41 +230,34 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
   const bool c_vec = ldc % 4 == 0 && (reinterpret_cast<uintptr_t>(c) & 15) == 0;
   const int sms = current_device_attribute<cudaDevAttrMultiProcessorCount>();
   if (c_vec && runs * n >= int64_t{kElementwiseThreads} * sms) {
-    config.gridDim = elementwise_grid(static_cast<int>(runs), n);
-    return cudaLaunchKernelEx(&config, splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n,
-                              alpha, beta, c, ldc);
+    return after_gemm(elementwise_grid(static_cast<int>(runs), n), stream)
+        .launch(splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n, alpha, beta, c, ldc);
   }
   if (splitk_reduce_warps(m, n, splits, sms) == kReduceSplitWarps) {
-    config.gridDim = dim3(static_cast<unsigned>((int64_t{m} * n + 31) / 32));
-    config.blockDim = dim3(32 * kReduceSplitWarps);
-    return cudaLaunchKernelEx(&config, splitk_reduce_warps_kernel<kReduceSplitWarps>, partials, splits, m, n, alpha,
-                              beta, c, ldc);
+    const dim3 grid(static_cast<unsigned>((int64_t{m} * n + 31) / 32));  // a block per run of 32 outputs
+    return after_gemm(grid, stream, dim3(32 * kReduceSplitWarps))
+        .launch(splitk_reduce_warps_kernel<kReduceSplitWarps>, partials, splits, m, n, alpha, beta, c, ldc);
   }
-  config.gridDim = elementwise_grid(m, n);
   const bool narrow = narrow_index(m, n), deep = splits >= 16;
   auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16> : splitk_reduce_kernel<uint32_t, 8>)
                        : (deep ? splitk_reduce_kernel<int64_t, 16> : splitk_reduce_kernel<int64_t, 8>);
-  return cudaLaunchKernelEx(&config, kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0}, LastProduct{});
+  return after_gemm(elementwise_grid(m, n), stream)
+      .launch(kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0}, LastProduct{});
 }
 
 cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, const float* a_last,
                                   const float* b_last, int64_t b_last_stride, float alpha, float beta, float* c,
                                   int64_t ldc, cudaStream_t stream) {
-  cudaLaunchAttribute attribute;
-  cudaLaunchConfig_t config = after_gemm(stream, attribute);
-  config.gridDim = elementwise_grid(m, n);  // one output per thread
   auto kernel = narrow_index(m, n) ? splitk_reduce_kernel<uint32_t, 4, true> : splitk_reduce_kernel<int64_t, 4, true>;
-  return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc, lda,
-                            LastProduct{a_last, b_last, b_last_stride});
+  return after_gemm(elementwise_grid(m, n), stream)  // one output per thread
+      .launch(kernel, partials, planes, m, n, alpha, beta, c, ldc, lda, LastProduct{a_last, b_last, b_last_stride});
 }
 
 cudaError_t launch_m_residue_reduce(const float* partials, int planes, int m, int n, float alpha, float beta, float* c,
                                     int64_t ldc, cudaStream_t stream) {
-  cudaLaunchAttribute attribute;
-  cudaLaunchConfig_t config = after_gemm(stream, attribute);
-  config.gridDim = elementwise_grid(m, n);  // one output per thread
   auto kernel = narrow_index(m, n) ? m_residue_reduce_kernel<uint32_t> : m_residue_reduce_kernel<int64_t>;
-  return cudaLaunchKernelEx(&config, kernel, partials, planes, m, n, alpha, beta, c, ldc);
+  return after_gemm(elementwise_grid(m, n), stream)  // one output per thread
+      .launch(kernel, partials, planes, m, n, alpha, beta, c, ldc);
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {

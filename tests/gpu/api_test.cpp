@@ -7,6 +7,7 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <tuple>
 #include <vector>
 
 #include "autogemm/autogemm.h"
@@ -24,7 +25,23 @@ class SgemmApiTest : public GpuTest {
     if (IsSkipped()) return;
     ASSERT_EQ(autogemmCreate(&handle_), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage();
   }
-  void TearDown() override { autogemmDestroy(handle_); }
+  void TearDown() override {
+    if (stream_ != nullptr) {
+      autogemmSetStream(handle_, nullptr);
+      cudaStreamDestroy(stream_);
+    }
+    autogemmDestroy(handle_);
+  }
+
+  // A non-blocking stream of the test's own, set on the handle; TearDown sets the default stream back
+  // and destroys it.
+  cudaStream_t own_stream() {
+    if (stream_ == nullptr) {
+      EXPECT_EQ(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), cudaSuccess);
+      EXPECT_EQ(autogemmSetStream(handle_, stream_), AUTOGEMM_STATUS_SUCCESS);
+    }
+    return stream_;
+  }
 
   // Runs one call through the C API and checks it against the float64 reference.
   void check(autogemmOperation_t ta, autogemmOperation_t tb, int m, int n, int k, float alpha, float beta, int pad,
@@ -62,6 +79,7 @@ class SgemmApiTest : public GpuTest {
   }
 
   autogemmHandle_t handle_ = nullptr;
+  cudaStream_t stream_ = nullptr;
 };
 
 const autogemmOperation_t kOps[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T, AUTOGEMM_OP_C};
@@ -112,13 +130,9 @@ TEST_F(SgemmApiTest, InvalidArgumentsNameTheValue) {
 }
 
 TEST_F(SgemmApiTest, UserStream) {
-  cudaStream_t stream;
-  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  ASSERT_EQ(autogemmSetStream(handle_, stream), AUTOGEMM_STATUS_SUCCESS);
+  ASSERT_NE(own_stream(), nullptr);
   check(AUTOGEMM_OP_N, AUTOGEMM_OP_T, 300, 200, 100, 1.0f, 0.0f, 0, 0, 11000);
   check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 64, 64, 20000, 1.0f, 1.0f, 0, 0, 11100);  // split-k workspace on a stream
-  autogemmSetStream(handle_, nullptr);
-  cudaStreamDestroy(stream);
 }
 
 }  // namespace
@@ -165,6 +179,36 @@ TEST_F(SgemmApiTest, ModesAndRecording) {
 namespace autogemm::testing {
 namespace {
 
+// C = A·B in `nn` with lda = m, ldb = k, ldc = m: random A and B and their float64 product, for the
+// tests that call one problem many ways (on a stream, in graphs, after other kernels).
+struct NnProblem {
+  NnProblem(int m, int n, int k)
+      : m(m), n(n), k(k), a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n), ref(size_t(m) * n) {}
+
+  // A and B uniform from seeds `seed` and seed + 1, enqueued on `stream`.
+  cudaError_t fill_operands(uint64_t seed, cudaStream_t stream) const {
+    const cudaError_t e = fill_uniform(a.get(), a.count(), seed, stream);
+    return e == cudaSuccess ? fill_uniform(b.get(), b.count(), seed + 1, stream) : e;
+  }
+  // The operands from `seed` and their reference, the device synchronised after.
+  cudaError_t prepare(uint64_t seed) const {
+    cudaError_t e = fill_operands(seed, nullptr);
+    if (e == cudaSuccess)
+      e = reference_gemm_f64(Op::N, Op::N, m, n, k, 1.0, a.get(), m, b.get(), k, 0.0, nullptr, m, ref.get(), nullptr);
+    return e == cudaSuccess ? cudaDeviceSynchronize() : e;
+  }
+  autogemmStatus_t sgemm(autogemmHandle_t handle) const {
+    const float alpha = 1.0f, beta = 0.0f;
+    return autogemmSgemm(handle, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta, c.get(),
+                         m);
+  }
+  double error() const { return relative_error(c.get(), m, ref.get(), m, n, nullptr); }
+
+  int m, n, k;
+  DeviceBuffer<float> a, b, c;
+  DeviceBuffer<double> ref;
+};
+
 // A GEMM is launched as a programmatic dependent of the kernel before it in the stream (change 130):
 // its blocks may start while that kernel drains and must wait for its writes. Here the kernels right
 // before each call rewrite A and B (NaN first, then the values the reference was made from), on a
@@ -173,85 +217,57 @@ namespace {
 // (A check of the launch path's results, not a forced race: whether the window is ever hit depends
 // on timing.)
 TEST_F(SgemmApiTest, ReadsOperandsThatTheKernelBeforeItWrote) {
-  cudaStream_t stream;
-  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  ASSERT_EQ(autogemmSetStream(handle_, stream), AUTOGEMM_STATUS_SUCCESS);
+  const cudaStream_t stream = own_stream();
   for (auto [m, n, k] : {std::tuple{300, 200, 100}, std::tuple{128, 128, 32768}, std::tuple{2048, 2048, 64}}) {
     SCOPED_TRACE(::testing::Message() << m << "x" << n << "x" << k);
-    DeviceBuffer<float> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n);
-    DeviceBuffer<double> ref(size_t(m) * n);
-    ASSERT_CUDA(fill_uniform(a.get(), a.count(), 3, nullptr));
-    ASSERT_CUDA(fill_uniform(b.get(), b.count(), 4, nullptr));
-    ASSERT_CUDA(reference_gemm_f64(Op::N, Op::N, m, n, k, 1.0, a.get(), m, b.get(), k, 0.0, nullptr, m, ref.get(), nullptr));
-    ASSERT_CUDA(cudaDeviceSynchronize());
-    const float alpha = 1.0f, beta = 0.0f;
-    auto call = [&] {
-      EXPECT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta,
-                              c.get(), m),
-                AUTOGEMM_STATUS_SUCCESS)
-          << autogemmGetLastErrorMessage();
-    };
+    const NnProblem p(m, n, k);
+    ASSERT_CUDA(p.prepare(3));
+    auto call = [&] { EXPECT_EQ(p.sgemm(handle_), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage(); };
     // `enqueue` on the stream, then captured into a graph, each time over a NaN-poisoned C.
     auto on_stream_and_in_graph = [&](auto&& enqueue, const char* what) {
-      ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+      ASSERT_CUDA(fill_nan(p.c.get(), p.c.count(), stream));
       enqueue();
       ASSERT_CUDA(cudaStreamSynchronize(stream));
-      EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << what << ", on the stream";
-      ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+      EXPECT_LE(p.error(), error_bound(k)) << what << ", on the stream";
+      ASSERT_CUDA(fill_nan(p.c.get(), p.c.count(), stream));
       ASSERT_CUDA(cudaStreamSynchronize(stream));
       ASSERT_CUDA(run_captured(stream, enqueue));
-      EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k)) << what << ", in a graph";
+      EXPECT_LE(p.error(), error_bound(k)) << what << ", in a graph";
     };
     on_stream_and_in_graph(
         [&] {
-          EXPECT_EQ(fill_nan(a.get(), a.count(), stream), cudaSuccess);
-          EXPECT_EQ(fill_nan(b.get(), b.count(), stream), cudaSuccess);
-          EXPECT_EQ(fill_uniform(a.get(), a.count(), 3, stream), cudaSuccess);
-          EXPECT_EQ(fill_uniform(b.get(), b.count(), 4, stream), cudaSuccess);
+          EXPECT_EQ(fill_nan(p.a.get(), p.a.count(), stream), cudaSuccess);
+          EXPECT_EQ(fill_nan(p.b.get(), p.b.count(), stream), cudaSuccess);
+          EXPECT_EQ(p.fill_operands(3, stream), cudaSuccess);
           call();
         },
         "A and B rewritten by kernels");
     // A memset, not a kernel, right before the call: no kernel to overlap, the launch as a plain one.
     on_stream_and_in_graph(
         [&] {
-          EXPECT_EQ(cudaMemsetAsync(c.get(), 0, c.count() * sizeof(float), stream), cudaSuccess);
+          EXPECT_EQ(cudaMemsetAsync(p.c.get(), 0, p.c.count() * sizeof(float), stream), cudaSuccess);
           call();
         },
         "after a memset");
   }
-  autogemmSetStream(handle_, nullptr);
-  cudaStreamDestroy(stream);
 }
 
 // Steady state (choice cached, workspace grown) must capture into a CUDA Graph: no allocation, no
 // synchronisation, no forbidden call per call. The replayed graph must give the right result.
 TEST_F(SgemmApiTest, SteadyStateCapturesIntoACudaGraph) {
-  cudaStream_t stream;
-  ASSERT_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  ASSERT_EQ(autogemmSetStream(handle_, stream), AUTOGEMM_STATUS_SUCCESS);
+  const cudaStream_t stream = own_stream();
   for (auto [m, n, k] : {std::tuple{64, 64, 64}, std::tuple{128, 128, 32768}}) {
     SCOPED_TRACE(::testing::Message() << m << "x" << n << "x" << k);
-    DeviceBuffer<float> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n);
-    DeviceBuffer<double> ref(size_t(m) * n);
-    ASSERT_CUDA(fill_uniform(a.get(), a.count(), 1, nullptr));
-    ASSERT_CUDA(fill_uniform(b.get(), b.count(), 2, nullptr));
-    ASSERT_CUDA(reference_gemm_f64(Op::N, Op::N, m, n, k, 1.0, a.get(), m, b.get(), k, 0.0, nullptr, m, ref.get(), nullptr));
-    ASSERT_CUDA(cudaDeviceSynchronize());
-    const float alpha = 1.0f, beta = 0.0f;
-    auto call = [&] {
-      return autogemmSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, &alpha, a.get(), m, b.get(), k, &beta,
-                           c.get(), m);
-    };
-    ASSERT_EQ(call(), AUTOGEMM_STATUS_SUCCESS);  // first call: lookup, workspace
+    const NnProblem p(m, n, k);
+    ASSERT_CUDA(p.prepare(1));
+    ASSERT_EQ(p.sgemm(handle_), AUTOGEMM_STATUS_SUCCESS);  // first call: lookup, workspace
     ASSERT_CUDA(cudaStreamSynchronize(stream));
-    ASSERT_CUDA(fill_nan(c.get(), c.count(), stream));
+    ASSERT_CUDA(fill_nan(p.c.get(), p.c.count(), stream));
     ASSERT_CUDA(run_captured(stream, [&] {
-      for (int i = 0; i < 3; ++i) EXPECT_EQ(call(), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage();
+      for (int i = 0; i < 3; ++i) EXPECT_EQ(p.sgemm(handle_), AUTOGEMM_STATUS_SUCCESS) << autogemmGetLastErrorMessage();
     }));
-    EXPECT_LE(relative_error(c.get(), m, ref.get(), m, n, nullptr), error_bound(k));
+    EXPECT_LE(p.error(), error_bound(k));
   }
-  autogemmSetStream(handle_, nullptr);
-  cudaStreamDestroy(stream);
 }
 
 }  // namespace

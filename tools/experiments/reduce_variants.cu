@@ -28,7 +28,6 @@
 namespace {
 
 using autogemm::partial_ld;
-using autogemm::programmatic_dependent_attribute;
 using autogemm::store_scaled;
 using autogemm::store_scaled4;
 
@@ -158,13 +157,7 @@ struct Problem {
 
 template <class Kernel, class... Args>
 cudaError_t launch_dependent(dim3 grid, dim3 block, Kernel kernel, Args... args) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  cudaLaunchAttribute attribute = programmatic_dependent_attribute();
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, args...);
+  return autogemm::detail::KernelLaunch(grid, block, nullptr).after_previous_kernel(true).launch(kernel, args...);
 }
 
 // Blocks of 256 threads for `threads` work items, at most 65535: the library's elementwise_grid rule
