@@ -1,4 +1,4 @@
-# Device calls 134 to 134c (session of 2026-11-26 (5)); binaries carried under .carry/v134 (autogemm_gpu_tests, gemm-tune,
+# Device calls 134 to 135b (session of 2026-11-26 (5)); binaries carried under .carry/v134 (autogemm_gpu_tests, gemm-tune,
 # ffma_ceiling) and .carry/ab134 (gemm-tune and change 132's gemm-tune-old), xz-compressed stripped, decompressed on the device
 # to stay under the 64 MiB carry. Each call's command line: bash .carry/<folder>/<script>.
 
@@ -74,3 +74,41 @@ for f in 'SplitkReduce*' 'SgemmApiTest.Reads*' 'SgemmApiTest.Steady*:SgemmApiTes
   timeout 170 compute-sanitizer --tool racecheck --error-exitcode 1 $B/autogemm_gpu_tests --gtest_filter="$f" > /tmp/rc.txt 2>&1
   echo "racecheck $f rc=$? after $(( $(date +%s) - t0 )) s"; grep -E "PASSED|FAILED|RACECHECK SUMMARY" /tmp/rc.txt; cat /tmp/rc.txt >> $OUT/racecheck.txt
 done
+
+# ===== call_135b (.carry/m135/run.sh, as run). Call 135 was the same script with the ncu loop over
+# skip = 28 56 (variants (b) and (c) of ffma_ceiling), tuning without --shape-time (15 s per problem) under
+# timeout 420, and its outputs named _135 instead of _135b.
+#!/usr/bin/env bash
+# Call 135b (135 again with --shape-time 130: call 135 stopped each problem at the default 15 s)
+# Call 135: measurement 135: target 3's four shapes tuned --exhaustive (nn) with this gemm-tune, the
+# best candidates per shape, and ncu's shared-memory counts of experiment 134's variants (b) and (c).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/m135; mkdir -p $B
+for f in gemm-tune ffma_ceiling; do xz -dc .carry/m135/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+M="smsp__inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,smsp__inst_executed_pipe_fma.sum,sm__cycles_active.avg,l1tex__data_pipe_lsu_wavefronts_mem_shared.avg.pct_of_peak_sustained_active,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active"
+for skip in; do  # ncu done in call 135
+  timeout 120 ncu --kernel-name regex:ffma_kernel --launch-skip $skip --launch-count 1 --metrics $M $B/ffma_ceiling > /tmp/ncu_$skip.txt 2>&1
+  echo "ncu skip $skip rc=$?"; grep -E "ffma_kernel|inst_executed|wavefronts|conflicts|cycles_active|issue_active" /tmp/ncu_$skip.txt; cat /tmp/ncu_$skip.txt >> $OUT/h100_ncu_ffma_ceiling_135.txt
+done
+t0=$(date +%s)
+AUTOGEMM_DB=/tmp/x.sqlite3 timeout 560 $B/gemm-tune tune --exhaustive --shape-time 130 --force --layout nn --shape 256,256,8192 --shape 128,128,32768 \
+  --shape 16,3072,3072 --shape 32,3072,3072 --json $OUT/h100_exhaustive_target3_135b.json > $OUT/tune_135b.txt 2>&1
+echo "tune rc=$? after $(( $(date +%s) - t0 )) s"; tail -5 $OUT/tune_135b.txt
+AUTOGEMM_DB=/tmp/x.sqlite3 $B/gemm-tune export --format csv --output /tmp/x.csv 2>&1 | tail -1
+xz -c /tmp/x.csv > $OUT/h100_exhaustive_target3_135b.csv.xz
+python3 - <<'PY'
+import csv
+rows=list(csv.DictReader(open('/tmp/x.csv')))
+by={}
+for r in rows:
+    if r['measurement_check_passed']!='1': continue
+    by.setdefault((r['problem_m'],r['problem_n'],r['problem_k']),[]).append((float(r['measurement_median_us']),r['candidate_kernel'],r['candidate_splits'],r['candidate_split_mode']))
+for p,v in by.items():
+    v.sort(); print('==',p,len(v),'candidates')
+    for t in v[:8]: print('  %.2f %s %s %s'%t)
+    for t in v:
+        if 't8x16' in t[1] and '128x128' in t[1] and not 'tma' in t[1]: print('  best 128x128 t8x16: %.2f %s %s %s'%t); break
+PY
