@@ -1,4 +1,4 @@
-# Device calls 134 to 135b (session of 2026-11-26 (5)); binaries carried under .carry/v134 (autogemm_gpu_tests, gemm-tune,
+# Device calls 134 to 136 (session of 2026-11-26 (5)); binaries carried under .carry/v134 (autogemm_gpu_tests, gemm-tune,
 # ffma_ceiling) and .carry/ab134 (gemm-tune and change 132's gemm-tune-old), xz-compressed stripped, decompressed on the device
 # to stay under the 64 MiB carry. Each call's command line: bash .carry/<folder>/<script>.
 
@@ -112,3 +112,22 @@ for p,v in by.items():
     for t in v:
         if 't8x16' in t[1] and '128x128' in t[1] and not 'tma' in t[1]: print('  best 128x128 t8x16: %.2f %s %s %s'%t); break
 PY
+
+# ===== call_136 (.carry/m136/run.sh; block_timeline and ffma_ceiling carried xz-compressed)
+#!/usr/bin/env bash
+# Call 136: measurement 136: ncu warp states (WarpStateStats) of the long-K winners (block_timeline
+# profile: one launch each after the flush) and of experiment 134's variants (a)-(c).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/m136; mkdir -p $B
+for f in block_timeline ffma_ceiling; do xz -dc .carry/m136/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader
+S="--section WarpStateStats --section SchedulerStats --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio"
+timeout 200 ncu $S --kernel-name regex:simt_sgemm_kernel --launch-count 2 $B/block_timeline profile > $OUT/h100_ncu_warpstates_winners_136.txt 2>&1
+echo "winners rc=$?"
+for skip in 0 28 56; do
+  timeout 100 ncu $S --kernel-name regex:ffma_kernel --launch-skip $skip --launch-count 1 $B/ffma_ceiling >> $OUT/h100_ncu_warpstates_ceiling_136.txt 2>&1
+  echo "ceiling skip $skip rc=$?"
+done
+for f in $OUT/h100_ncu_warpstates_*_136.txt; do grep -E "simt_sgemm_kernel|ffma_kernel<|Issued Warp|Warp Cycles Per Issued|Eligible Warps|issue_stalled" $f | awk '!(/issue_stalled/ && $NF+0 < 0.05)' | cut -c1-140; done
