@@ -131,3 +131,6 @@ for skip in 0 28 56; do
   echo "ceiling skip $skip rc=$?"
 done
 for f in $OUT/h100_ncu_warpstates_*_136.txt; do grep -E "simt_sgemm_kernel|ffma_kernel<|Issued Warp|Warp Cycles Per Issued|Eligible Warps|issue_stalled" $f | awk '!(/issue_stalled/ && $NF+0 < 0.05)' | cut -c1-140; done
+
+# ===== call_137 (review: the tools after global_ns moved into experiment_timing.hpp; binaries under .carry/r137)
+set -u; for f in block_timeline ffma_ceiling; do xz -dc .carry/r137/$f.xz > /tmp/$f; chmod +x /tmp/$f; done; nvidia-smi --query-gpu=name,uuid --format=csv,noheader; /tmp/ffma_ceiling 2>&1 | tee $OUT/h100_ffma_ceiling_137.txt; echo "rc=$?"; timeout 200 /tmp/block_timeline controls 2>&1 | tee $OUT/h100_controls_137.txt; echo "rc=$?"

@@ -25,13 +25,6 @@
 #include "experiment_fill.cuh"
 #include "experiment_timing.hpp"
 
-/// %globaltimer: nanoseconds on one clock for all SMs (the probes' and the controls' time stamps).
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 namespace probe {
 constexpr int kMaxBlocks = 4096;
 constexpr int kPhases = 3;  // 0: start, 1: main loop done, 2: block done

@@ -8,6 +8,15 @@
 #include <algorithm>
 #include <vector>
 
+#ifdef __CUDACC__
+/// %globaltimer: nanoseconds on one clock for all SMs (the experiments' per-block time stamps).
+__device__ __forceinline__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+#endif
+
 /// Bytes of the benchmark's L2 flush on device 0 (a memset of twice the L2; 0 if the query fails).
 inline size_t l2_flush_bytes() {
   int l2 = 0;

@@ -29,12 +29,6 @@ struct Probe {
   long long start_clk, end_clk;
 };
 
-__device__ __forceinline__ unsigned long long global_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 __device__ __forceinline__ void probe_start(Probe& p) {
   __syncthreads();
   if (threadIdx.x == 0) {

@@ -198,9 +198,9 @@ struct Timing {
 /// Holds the GPU for `ns` nanoseconds (one thread): queued after the flush, it keeps the stream busy
 /// while the host prepares the next launch, so host work up to that long stays out of the timing.
 __global__ void spin_ns(unsigned long long ns) {
-  unsigned long long t0, t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)); while (t - t0 < ns);
+  const unsigned long long t0 = global_ns();
+  while (global_ns() - t0 < ns) {
+  }
 }
 
 // Experiment 89's second timing: the benchmark's flush, then 200 us of spin (see spin_ns).
