@@ -10,7 +10,8 @@
 // `target3`: the four shapes of issue 6's target 3 that miss, on their tuned winners, each also
 // timed alone and with the library's split-k reduction after it, and controls (an empty kernel, a
 // plain read) for what an event-timed launch spends outside its blocks (measurement 122);
-// `skinny_stages`: the narrow tiles with deeper pipelines (experiment 123).
+// `skinny_stages`: the narrow tiles with deeper pipelines (experiment 123); `l2_prefetch`: the narrow
+// winners with their big operand prefetched into L2 by bulk prefetches (experiment 138).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -19,11 +20,14 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "experiment_check.hpp"
 #include "experiment_fill.cuh"
 #include "experiment_timing.hpp"
+#include "gemm_params.hpp"
+#include "kernel_config.hpp"
 
 namespace probe {
 constexpr int kMaxBlocks = 4096;
@@ -51,7 +55,70 @@ __device__ __forceinline__ void record(int phase) {
 }
 }  // namespace probe
 
-#define AUTOGEMM_BLOCK_PROBE(phase) ::probe::record(phase)
+// Experiment 138: a tag Prefetched<Base, Mode> runs Base's kernel with bulk L2 prefetches issued by
+// warp 0 at the block's first probe (plain ConfigTags issue none): see l2pf::at_block_start.
+namespace l2pf {
+// What a block prefetches: nothing, its own tile, or a contiguous slice of the whole operand; with
+// kEvictFirst the prefetched lines carry the evict-first L2 policy of the library's streamed loads.
+enum Mode { kNone = 0, kOwnTile = 1, kGridSlice = 2, kEvictFirst = 4 };
+template <class T, class = void>
+struct mode_of : std::integral_constant<int, kNone> {};
+template <class T>
+struct mode_of<T, std::void_t<decltype(T::prefetch)>> : std::integral_constant<int, T::prefetch> {};
+template <class Base, int M>
+struct Prefetched {
+  static constexpr autogemm::KernelConfig value = Base::value;
+  static constexpr int prefetch = M;
+};
+
+// `bytes` (a multiple of 16, 16-byte aligned) into L2, no completion to wait for.
+template <int M>
+__device__ __forceinline__ void bulk_prefetch(const void* p, unsigned bytes) {
+  if constexpr ((M & kEvictFirst) != 0) {
+    unsigned long long policy;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    asm volatile("cp.async.bulk.prefetch.L2.global.L2::cache_hint [%0], %1, %2;" ::"l"(p), "r"(bytes), "l"(policy)
+                 : "memory");
+  } else {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+  }
+}
+
+// Lane `lane` of warp 0 of block b of `blocks`: its piece of the b-th contiguous 1/blocks of `total` bytes.
+template <int M>
+__device__ __forceinline__ void prefetch_slice(const void* base, size_t total, size_t b, size_t blocks, int lane) {
+  const size_t piece = (total / blocks / 32 + 15) / 16 * 16;
+  const size_t from = (b * 32 + lane) * piece;
+  if (from < total) bulk_prefetch<M>(static_cast<const char*>(base) + from, unsigned(min(piece, total - from)));
+}
+
+// For M-major A (column-major m x k, lda) whose tile grid is one column wide (the narrow shapes):
+// kOwnTile: the block's own rows [m0, m0 + BM) of each column of its k-range, one piece per column;
+// kGridSlice: block b of the launch's B blocks the b-th contiguous 1/B of the whole of A, in one
+// piece per lane. Warp 0 issues them; the other warps go on at once.
+template <class Tag>
+__device__ __forceinline__ void at_block_start(const autogemm::GemmParams& p) {
+  constexpr int M = mode_of<Tag>::value;
+  if constexpr (M != kNone) {
+    if (threadIdx.x >= 32) return;
+    const int lane = threadIdx.x;
+    if constexpr ((M & kOwnTile) != 0) {
+      constexpr int BM = Tag::value.bm;
+      const int m0 = blockIdx.x * BM;
+      const int k0 = blockIdx.z * p.k_per_split, k1 = min(p.k, k0 + p.k_per_split);
+      const unsigned bytes = 4u * min(BM, p.m - m0);
+      for (int col = k0 + lane; col < k1; col += 32) bulk_prefetch<M>(p.a + m0 + col * p.lda, bytes);
+    } else {
+      prefetch_slice<M>(p.a, size_t(p.m) * p.k * 4, blockIdx.x + size_t(gridDim.x) * blockIdx.z,
+                        size_t(gridDim.x) * gridDim.z, lane);
+    }
+  }
+}
+}  // namespace l2pf
+
+#define AUTOGEMM_BLOCK_PROBE(phase) \
+  ::probe::record(phase);           \
+  if ((phase) == 0) ::l2pf::at_block_start<Tag>(params)
 #include "simt_sgemm_multistage.cuh"
 #include "stream_load.cuh"
 #include "splitk_reduce.cu"  // the library's reduction and its launcher, compiled here (no kernel library link)
@@ -325,9 +392,13 @@ __global__ void empty_kernel() {
 }
 
 // The plain read of a GEMV's operand (stream_read.cu's best form: evict-first loads, 4 in flight),
-// with the span probes: the stream every narrow-output kernel's span is compared with.
+// with the span probes: the stream every narrow-output kernel's span is compared with. kPrefetch
+// (experiment 138, l2pf::Mode): warp 0 first asks for the block's contiguous 1/gridDim of the operand
+// by bulk L2 prefetches, one piece per lane.
+template <int kPrefetch = l2pf::kNone>
 __global__ void plain_read(const float4* __restrict__ a, size_t n4, float* sink) {
   if (threadIdx.x == 0) atomicMin(&span_first, global_ns());
+  if (kPrefetch != l2pf::kNone && threadIdx.x < 32) l2pf::prefetch_slice<kPrefetch>(a, n4 * 16, blockIdx.x, gridDim.x, threadIdx.x);
   const unsigned long long policy = autogemm::detail::evict_first_policy();
   const size_t stride = size_t(gridDim.x) * blockDim.x;
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
@@ -343,6 +414,14 @@ __global__ void plain_read(const float4* __restrict__ a, size_t n4, float* sink)
   if (s == 123.0f) sink[0] = s;
   __syncthreads();
   if (threadIdx.x == 0) atomicMax(&span_last, global_ns());
+}
+
+// A flush that leaves L2 clean: a read of the flush buffer with the default L2 policy (experiment 138).
+__global__ void read_flush(const float4* __restrict__ a, size_t n4, float* sink) {
+  float s = 0.0f;
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n4; i += size_t(gridDim.x) * blockDim.x)
+    s += __ldg(a + i).x;
+  if (s == 123.0f) sink[0] = s;
 }
 
 // The same bytes in the narrow GEMM's order (experiment 123): block b reads the 128-row tile b % 24
@@ -379,6 +458,20 @@ __global__ void tile_read(const float* __restrict__ a, int k_per_split, float* s
   if (threadIdx.x == 0) atomicMax(&span_last, global_ns());
 }
 
+// The plain reads' 3072 x 3072 operand (random) and their sink, freed with the object.
+struct ReadOperand {
+  static constexpr size_t kN4 = size_t(3072) * 3072 / 4;  // float4s
+  float *a = nullptr, *sink = nullptr;
+  int init() {
+    CHECK(cudaMalloc(&a, kN4 * sizeof(float4)));
+    CHECK(cudaMalloc(&sink, sizeof(float)));
+    fill_uniform<<<1024, 256>>>(a, kN4 * 4, 3u);
+    CHECK(cudaDeviceSynchronize());
+    return 0;
+  }
+  ~ReadOperand() { cudaFree(a), cudaFree(sink); }
+};
+
 // Event-timed median of 25 after the flush, and the median span of 15 probed runs.
 template <class Launch>
 int control(const char* name, void* flush, size_t flush_bytes, Launch launch) {
@@ -408,25 +501,23 @@ int controls(void* flush, size_t flush_bytes) {
   CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
   constexpr int kBigSmem = 120 * 1024;  // about the long-K winners' stages (3 x 40 KB)
   CHECK(cudaFuncSetAttribute(empty_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBigSmem));
-  CHECK(cudaFuncSetAttribute(plain_read, cudaFuncAttributeMaxDynamicSharedMemorySize, kBigSmem));
+  CHECK(cudaFuncSetAttribute(plain_read<>, cudaFuncAttributeMaxDynamicSharedMemorySize, kBigSmem));
   if (control("empty kernel, 132 blocks of 128, no shared memory", flush, flush_bytes,
               [&] { empty_kernel<<<sms, 128>>>(); }) ||
       control("empty kernel, 132 blocks of 128, 120 KB shared memory", flush, flush_bytes,
               [&] { empty_kernel<<<sms, 128, kBigSmem>>>(); }))
     return 1;
-  const size_t n4 = size_t(3072) * 3072 / 4;
-  float *a = nullptr, *sink = nullptr;
-  CHECK(cudaMalloc(&a, n4 * sizeof(float4)));
-  CHECK(cudaMalloc(&sink, sizeof(float)));
-  fill_uniform<<<1024, 256>>>(a, n4 * 4, 3u);
-  CHECK(cudaDeviceSynchronize());
+  ReadOperand r;
+  if (r.init()) return 1;
+  float *a = r.a, *sink = r.sink;
+  const size_t n4 = ReadOperand::kN4;
   const auto a4 = reinterpret_cast<const float4*>(a);
   if (control("plain read of 3072 x 3072 floats, 8 blocks of 256 per SM", flush, flush_bytes,
-              [&] { plain_read<<<sms * 8, 256>>>(a4, n4, sink); }) ||
+              [&] { plain_read<><<<sms * 8, 256>>>(a4, n4, sink); }) ||
       control("the same, 1 block of 256 per SM with 120 KB shared memory", flush, flush_bytes,
-              [&] { plain_read<<<sms, 256, kBigSmem>>>(a4, n4, sink); }) ||
+              [&] { plain_read<><<<sms, 256, kBigSmem>>>(a4, n4, sink); }) ||
       control("the same, 8 blocks of 256 per SM, 1 block per SM resident", flush, flush_bytes,
-              [&] { plain_read<<<sms * 8, 256, kBigSmem>>>(a4, n4, sink); }) ||
+              [&] { plain_read<><<<sms * 8, 256, kBigSmem>>>(a4, n4, sink); }) ||
       control("the GEMM's order: 24 tiles x 8 splits of 128 threads, L2::256B", flush, flush_bytes,
               [&] { tile_read<true><<<24 * 8, 128>>>(a, 384, sink); }) ||
       control("the GEMM's order: 24 tiles x 8 splits of 128 threads, no prefetch size", flush, flush_bytes,
@@ -434,8 +525,6 @@ int controls(void* flush, size_t flush_bytes) {
       control("the GEMM's order: 24 tiles x 8 splits of 512 threads, L2::256B", flush, flush_bytes,
               [&] { tile_read<true><<<24 * 8, 512>>>(a, 384, sink); }))
     return 1;
-  CHECK(cudaFree(a));
-  CHECK(cudaFree(sink));
   return 0;
 }
 
@@ -573,6 +662,86 @@ int pdl(void* flush, size_t flush_bytes) {
   return 0;
 }
 
+// Experiment 138: the narrow winners with the big operand prefetched into L2 at each block's start
+// (l2pf::at_block_start), beside the plain read with and without its prefetch; after the benchmark's
+// memset flush (L2 left full of dirty lines) in two rounds, the variants alternating within each,
+// then event-timed after a read flush (L2 left clean), where a prefetch evicts nothing dirty
+// (`l2_prefetch read`: that part alone).
+int l2_prefetch(void* flush, size_t flush_bytes, bool read_flush_only) {
+  using namespace l2pf;
+  int sms = 0;
+  CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  ReadOperand r;
+  if (r.init()) return 1;
+  float *a = r.a, *sink = r.sink;
+  const size_t n4 = ReadOperand::kN4;
+  const auto a4 = reinterpret_cast<const float4*>(a);
+  using T16 = ConfigTag<128, 16, 32, 32, 16, 4, 4, 3, 1, Op::N, Op::N, 4>;
+  using T32 = ConfigTag<128, 32, 16, 32, 32, 8, 4, 3, 1, Op::N, Op::N, 4>;
+  constexpr int kSliceEF = kGridSlice | kEvictFirst, kOwnEF = kOwnTile | kEvictFirst;
+  TargetProblem p16, p32;
+  if (p16.init(16, 3072, 3072) || p32.init(32, 3072, 3072)) return 1;
+  for (int round = 1; round <= (read_flush_only ? 0 : 2); ++round) {
+    std::printf("\nround %d, after the memset flush\n", round);
+    if (control("plain read, 8 blocks of 256 per SM", flush, flush_bytes,
+                [&] { plain_read<kNone><<<sms * 8, 256>>>(a4, n4, sink); }) ||
+        control("plain read, 8 blocks of 256 per SM, grid slices prefetched", flush, flush_bytes,
+                [&] { plain_read<kGridSlice><<<sms * 8, 256>>>(a4, n4, sink); }) ||
+        control("the same, prefetched evict-first", flush, flush_bytes,
+                [&] { plain_read<kSliceEF><<<sms * 8, 256>>>(a4, n4, sink); }) ||
+        control("plain read, 1 block of 256 per SM", flush, flush_bytes,
+                [&] { plain_read<kNone><<<sms, 256>>>(a4, n4, sink); }) ||
+        control("plain read, 1 block of 256 per SM, grid slices prefetched evict-first", flush, flush_bytes,
+                [&] { plain_read<kSliceEF><<<sms, 256>>>(a4, n4, sink); }))
+      return 1;
+    if (target_shape<T16>("16x3072x3072: 128x16x32 t4x4 s3, 8 splits, no prefetch", p16, 8, flush, flush_bytes) ||
+        target_shape<Prefetched<T16, kOwnTile>>("16x3072x3072: the same, own tile prefetched", p16, 8, flush,
+                                                 flush_bytes) ||
+        target_shape<Prefetched<T16, kOwnEF>>("16x3072x3072: the same, own tile prefetched evict-first", p16, 8,
+                                               flush, flush_bytes) ||
+        target_shape<Prefetched<T16, kGridSlice>>("16x3072x3072: the same, grid slices prefetched", p16, 8, flush,
+                                                   flush_bytes) ||
+        target_shape<Prefetched<T16, kSliceEF>>("16x3072x3072: the same, grid slices prefetched evict-first", p16, 8,
+                                                 flush, flush_bytes) ||
+        target_shape<T32>("32x3072x3072: 128x32x16 t8x4 s3, 16 splits, no prefetch", p32, 16, flush, flush_bytes) ||
+        target_shape<Prefetched<T32, kOwnEF>>("32x3072x3072: the same, own tile prefetched evict-first", p32, 16,
+                                               flush, flush_bytes) ||
+        target_shape<Prefetched<T32, kSliceEF>>("32x3072x3072: the same, grid slices prefetched evict-first", p32,
+                                                 16, flush, flush_bytes))
+      return 1;
+  }
+  // After a read flush: L2 holds clean lines of the flush buffer, so nothing is written back. The
+  // flush reads with the default L2 policy (read_flush), so that it evicts lines of any priority;
+  // call 138c's first version read with plain_read's evict-first loads, which left the prefetched
+  // operand (evict-normal) in L2 from one repetition to the next.
+  const auto read_flushed_us = [&](auto launch) {
+    const auto f4 = static_cast<const float4*>(flush);
+    const std::vector<float> us =
+        sorted_times_us([&](int) { read_flush<<<sms * 8, 256>>>(f4, flush_bytes / 16, sink); }, launch, 28, 3);
+    return us[us.size() / 2];
+  };
+  auto pair16 = [&](auto tag) {
+    using Tag = decltype(tag);
+    GemmParams p = p16.params<Tag>(8);
+    return [&p16, p] {
+      (void)autogemm::detail::launch_simt_sgemm<Tag>(p, nullptr);
+      (void)autogemm::launch_splitk_reduce(p16.partials, p.splits, p16.m, p16.n, 1.0f, 0.0f, p16.c, p16.m, nullptr);
+    };
+  };
+  std::printf("\nafter a read flush (event-timed medians of 25):\n");
+  for (int round = 1; round <= 2; ++round) {
+    std::printf("  round %d: plain read %.2f us, grid slices prefetched %.2f, evict-first %.2f;", round,
+                read_flushed_us([&] { plain_read<kNone><<<sms * 8, 256>>>(a4, n4, sink); }),
+                read_flushed_us([&] { plain_read<kGridSlice><<<sms * 8, 256>>>(a4, n4, sink); }),
+                read_flushed_us([&] { plain_read<kSliceEF><<<sms * 8, 256>>>(a4, n4, sink); }));
+    std::printf(" 16x3072x3072 GEMM + reduction %.2f us, grid slices prefetched %.2f, evict-first %.2f\n",
+                read_flushed_us(pair16(T16{})), read_flushed_us(pair16(Prefetched<T16, kGridSlice>{})),
+                read_flushed_us(pair16(Prefetched<T16, kSliceEF>{})));
+  }
+  CHECK(cudaGetLastError());
+  return 0;
+}
+
 // One launch of each of target 3's long-K winners and of the 16-row one, after the flush, for a
 // profiler (measurement 127: `ncu --kernel-name regex:simt_sgemm_kernel ... block_timeline profile`).
 template <class Tag>
@@ -608,6 +777,10 @@ int main(int argc, char** argv) {
   if (mode == "longk_splits") return longk_splits(flush, flush_bytes);
   if (mode == "profile") return profile(flush, flush_bytes);
   if (mode == "pdl") return pdl(flush, flush_bytes);
-  if (!mode.empty()) return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits | profile | pdl]\n"), 2;
+  if (mode == "l2_prefetch") return l2_prefetch(flush, flush_bytes, argc > 2 && std::string(argv[2]) == "read");
+  if (!mode.empty())
+    return std::printf("usage: block_timeline [target3 | skinny_stages | controls | longk_splits | profile | pdl | "
+                       "l2_prefetch [read]]\n"),
+           2;
   return odd_problem(flush, flush_bytes);
 }
