@@ -38,9 +38,6 @@ std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const Devic
   for (size_t i = 0; i < registry.size(); ++i) {
     const KernelInstance& kernel = registry[i];
     if (!can_implement(kernel, problem, limits, repack)) continue;
-    // Residue instances are the tuner's to offer: the model prices them as aligned instances and
-    // has not been checked against the scalar class they compete with (docs/perf_notes.md, 79).
-    if (kernel.config.residues > 1) continue;
     const int occ = occupancy(i);
     if (occ <= 0) continue;  // registers or shared memory do not fit on this device
     const double copies = repack_estimate_us(kernel.config, problem, model);
