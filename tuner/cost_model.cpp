@@ -182,6 +182,13 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const double lds = (c.tm + c.tn) / 4.0;
   // (TMA instances: a copy warpgroup of their own issues the copies.)
   const double copies = c.is_tma() ? 0.0 : static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
+  // Issue slots per copy: a 16-byte copy ~4; a 4-byte one ~12, its address and edge arithmetic being
+  // per element. Fitted on 14 scalar-class problems tuned --exhaustive on the H100 (measured over
+  // estimated time was 1.71 for 4x4 align1 tiles and 1.25 for 4x8 at 4, 1.0-1.1 for 8x8 and wider;
+  // the untuned picks' quality 0.77 -> 0.88) and checked on problems left out of the fit
+  // (docs/perf_notes.md, change 140). Only align1 instances run on scalar-class problems, so no
+  // aligned problem's choice moves.
+  const double copy_cost = c.align == 4 ? 4.0 : 12.0;
   // A thread's k-tile beyond 3072 FFMAs (fully unrolled: ~64 KB of code for 8x16 at BK = 32) runs
   // past the instruction cache: the 256x128x32 TMA tile ran 4096^3 `nt` at 0.83 of its BK = 16 twin
   // (3049 against 2533 us), and no such tile wins a tuned problem (perf_notes.md, change 98).
@@ -190,7 +197,7 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // the compute warps: 4096^3 ran 2640 us against its `nt` twin's 2554 without tails (3.4%;
   // perf_notes.md, changes 94-95). Other K-major copy paths are not priced (see rank_heuristic).
   const double transpose_eff = c.is_tma() && b_is_k_major(c.op_b) ? 0.967 : 1.0;
-  const double inner_eff = code_eff * transpose_eff * fma / (fma + 1.5 * lds + 4.0 * copies);
+  const double inner_eff = code_eff * transpose_eff * fma / (fma + 1.5 * lds + copy_cost * copies);
   // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy. A TMA
   // instance's 8 compute warps wait on no copies of their own (the copy warpgroup keeps the stages
   // in flight) and read their fragments a k-step ahead: 4096^3 `nt` ran 2538 us on 128x256 TMA tiles

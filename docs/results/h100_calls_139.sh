@@ -1,0 +1,113 @@
+# Device calls 139 to 142 (session of 2026-11-26 (6)): changes 139 and 140. Binaries carried xz-compressed and
+# stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
+
+# ===== call_ab139 (.carry/ab139/ab.sh)
+#!/usr/bin/env bash
+# Call 139: change 139 (the untuned choice offers residue instances): this gemm-tune (new) against the
+# previous one (old: call 134's, 8bf1917's library), on the 14 scalar-class problems of
+# docs/results/scalar_class_problems_139.csv: no database (two rounds, alternating), then change 121's
+# table as the neighbours (one round each).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/ab139; J=/tmp/j139; mkdir -p $B $J
+for f in gemm-tune gemm-tune-old; do xz -dc .carry/ab139/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+P=docs/results/scalar_class_problems_139.csv
+run() {  # version, database, tag
+  T=$B/gemm-tune; [ $1 = old ] && T=$B/gemm-tune-old
+  echo "=== $3 $1 $(date +%T)"
+  AUTOGEMM_DB=$2 $T bench --shapes $P --max-reps 30 --json $J/h100_bench_scalar_$3_$1_139.json
+}
+for r in 1 2; do
+  order="old new"; [ $r = 2 ] && order="new old"
+  for v in $order; do rm -f /tmp/none_$v.sqlite3; run $v /tmp/none_$v.sqlite3 untuned_r$r; done
+done
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv
+for v in old new; do
+  T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old
+  $T import --db /tmp/nb_$v.sqlite3 /tmp/t121.csv > /dev/null
+  run $v /tmp/nb_$v.sqlite3 neighbours
+done
+tar -cJf $OUT/json_139.tar.xz -C $J . && ls $J | wc -l
+
+# ===== call_v140 (.carry/v140/run.sh)
+#!/usr/bin/env bash
+# Call 140: change 139 (the untuned choice offers residue instances): the GPU suite, memcheck of the
+# covering subset, selfcheck; the instances' registers (gemm-tune kernels --json); the 14 scalar-class
+# problems tuned --exhaustive (15 s per problem) for the cost model's calibration data.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v140; mkdir -p $B
+for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v140/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+$B/gemm-tune kernels --json > $OUT/h100_kernels_140.json; echo "kernels rc=$?"
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+t0=$(date +%s)
+$B/gemm-tune tune --db /tmp/scalar.sqlite3 --shapes docs/results/scalar_class_problems_139.csv --exhaustive \
+  --shape-time 15 -q --json /tmp/tune_scalar_140.json > $OUT/tune_scalar.txt 2>&1; echo "tune rc=$? after $(( $(date +%s) - t0 )) s"
+tail -3 $OUT/tune_scalar.txt
+$B/gemm-tune export --db /tmp/scalar.sqlite3 --format csv > /tmp/h100_tune_scalar_140.csv; echo "export rc=$? rows $(wc -l < /tmp/h100_tune_scalar_140.csv)"
+xz -c /tmp/h100_tune_scalar_140.csv > $OUT/h100_tune_scalar_140.csv.xz
+xz -c /tmp/tune_scalar_140.json > $OUT/h100_tune_scalar_140.json.xz
+
+# ===== call_ab141 (.carry/ab141/ab.sh)
+#!/usr/bin/env bash
+# Call 141: change 140 (a 4-byte copy priced at 12 issue slots): this gemm-tune (new) against change 139's
+# (old), on the 14 fitted scalar-class problems and the 12 left out of the fit: no database (two rounds,
+# alternating), then change 121's table as the neighbours (one round each).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/ab141; J=/tmp/j141; mkdir -p $B $J
+for f in gemm-tune gemm-tune-old; do xz -dc .carry/ab141/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+{ cat docs/results/scalar_class_problems_139.csv; tail -n +2 docs/results/scalar_class_holdout_140.csv; } > /tmp/p141.csv
+run() {  # version, database, tag
+  T=$B/gemm-tune; [ $1 = old ] && T=$B/gemm-tune-old
+  echo "=== $3 $1 $(date +%T)"
+  AUTOGEMM_DB=$2 $T bench --shapes /tmp/p141.csv --max-reps 30 --json $J/h100_bench_scalar_$3_$1_141.json 2>&1 | grep -v warning
+}
+for r in 1 2; do
+  order="old new"; [ $r = 2 ] && order="new old"
+  for v in $order; do rm -f /tmp/none_$v.sqlite3; run $v /tmp/none_$v.sqlite3 untuned_r$r; done
+done
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv
+for v in old new; do
+  T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old
+  $T import --db /tmp/nb_$v.sqlite3 /tmp/t121.csv > /dev/null
+  run $v /tmp/nb_$v.sqlite3 neighbours
+done
+tar -cJf $OUT/json_141.tar.xz -C $J . && ls $J | wc -l
+
+# ===== call_v142 (.carry/v142/run.sh)
+#!/usr/bin/env bash
+# Call 142: change 140 (a 4-byte copy priced at 12 issue slots): the GPU suite, memcheck of the covering
+# subset, selfcheck; and 127x3001x1531 tuned afresh in every layout (the tuner's pool is ranked by the
+# same model) and benchmarked with that table, beside the tuned numbers of performance.md.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v142; mkdir -p $B
+for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v142/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+t0=$(date +%s)
+$B/gemm-tune tune --db /tmp/odd.sqlite3 --shape 127,3001,1531 --layout all -q > $OUT/tune_odd.txt 2>&1
+echo "tune rc=$? after $(( $(date +%s) - t0 )) s"; cat $OUT/tune_odd.txt
+AUTOGEMM_DB=/tmp/odd.sqlite3 $B/gemm-tune bench --shape 127,3001,1531 --layout all --json $OUT/h100_bench_odd_142.json
