@@ -37,6 +37,11 @@ namespace {
 // b = 1..4 blocks on every SM exactly (11 for 12 tiles) changed no winner, only added candidates
 // to time (change 72).
 constexpr int kSplitCounts[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64};
+// Loaded DRAM latency: a stream's rate is at most the bytes it keeps in flight over this (Little's
+// law). Unsplit 1x3072x3072 on the H100 ran 24.1 / 27.6 / 48.1 us with 96 / 48 / 24 GEMV blocks of
+// 8 KB-32 KB in flight each (docs/results/h100_gemv_wide_block_experiment.csv), about what ~1.1 us
+// gives.
+constexpr double kLoadedLatencyUs = 1.1;
 }  // namespace
 
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
@@ -82,10 +87,6 @@ namespace {
 /// M-major block reads runs shorter than 128 bytes per column.
 double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
                         const DeviceModel& device) {
-  // Loaded DRAM latency: unsplit 1x3072x3072 on the H100 ran 24.1 / 27.6 / 48.1 us with 96 / 48 / 24
-  // blocks of 8 KB-32 KB in flight each (docs/results/h100_gemv_wide_block_experiment.csv), about
-  // what ~1.1 us gives.
-  constexpr double kLatencyUs = 1.1;
   const int splits = split.mode == SplitKMode::kNone ? 1 : split_geometry(c, k, split.splits).splits;
   const bool k_major = a_is_k_major(c.op_a);
   const long blocks = (m + c.bm - 1) / c.bm * static_cast<long>(splits);
@@ -114,7 +115,7 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
     const double doublings = std::max(0.0, std::log2(a_bytes / (64.0 * 1024 * 1024)));
     run_efficiency = (run_bytes < 64 ? 0.8 : 1.0) / (1.0 + per_doubling * doublings);
   }
-  const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLatencyUs);
+  const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLoadedLatencyUs);
   const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
   // Scalar instances issue 4 loads where align4 issues one. An M-major block's scalar loads read
   // bm-byte pieces of a column: with 16-row blocks that cost 1.56x on the H100 (1x3072x3072 `nt`
@@ -216,8 +217,15 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // 25.5 us on the aligned one (H100, docs/results/h100_bench_gemv_untuned_58197ac.json and the
   // seed runs), so memory-bound scalar tiles are not priced like aligned ones.
   const double copy_rate = c.align == 4 ? 1.0 : 1.0 / 1.2;
-  const double memory_us =
-      std::max(dram_bytes / device.dram_bytes_per_us, l2_bytes / device.l2_bytes_per_us) / copy_rate;
+  // A cp.async pipeline keeps stages - 1 tiles of each resident block in flight; with few, shallow
+  // ones DRAM waits on latency: 32001x16x4096 `nt` (scalar class) ran 355.7 us on the 128x16x8 tile
+  // with 2 stages, 211.0 on the 128x16x16 one with 3, which the model had priced alike
+  // (docs/perf_notes.md, change 141). (TMA instances: their copy warpgroup keeps the stages full.)
+  const double in_flight = static_cast<double>(resident) * std::min<long>(blocks, device.sm_count) *
+                           (c.stages - 1) * (c.bm + c.bn) * c.bk * 4.0;
+  const double dram_rate =
+      c.is_tma() ? device.dram_bytes_per_us : std::min(device.dram_bytes_per_us, in_flight / kLoadedLatencyUs);
+  const double memory_us = std::max(dram_bytes / dram_rate, l2_bytes / device.l2_bytes_per_us) / copy_rate;
 
   // Fixed costs: pipeline fill and epilogue per wave, and a launch.
   const double waves = std::ceil(static_cast<double>(per_sm) / occ);

@@ -1,4 +1,4 @@
-# Device calls 139 to 142 (session of 2026-11-26 (6)): changes 139 and 140. Binaries carried xz-compressed and
+# Device calls 139 to 144 (session of 2026-11-26 (6)): changes 139, 140 and 141. Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -111,3 +111,47 @@ t0=$(date +%s)
 $B/gemm-tune tune --db /tmp/odd.sqlite3 --shape 127,3001,1531 --layout all -q > $OUT/tune_odd.txt 2>&1
 echo "tune rc=$? after $(( $(date +%s) - t0 )) s"; cat $OUT/tune_odd.txt
 AUTOGEMM_DB=/tmp/odd.sqlite3 $B/gemm-tune bench --shape 127,3001,1531 --layout all --json $OUT/h100_bench_odd_142.json
+
+# ===== call_ab143 (.carry/ab143/ab.sh)
+#!/usr/bin/env bash
+# Call 143: change 141 (the GEMM model's DRAM rate limited by bytes in flight): this gemm-tune (new) against change 140's
+# (old), on the 14 fitted scalar-class problems and the 12 left out of the fit and 4 aligned
+# narrow problems: no database (one round: old, new).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/ab143; J=/tmp/j143; mkdir -p $B $J
+for f in gemm-tune gemm-tune-old; do xz -dc .carry/ab143/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+{ cat docs/results/scalar_class_problems_139.csv; tail -n +2 docs/results/scalar_class_holdout_140.csv
+  printf 'n,n,4096,16,4096\nn,t,11008,8,4096\nt,n,3072,32,3072\nt,t,4096,64,11008\n'; } > /tmp/p143.csv  # and 4 aligned narrow ones
+run() {  # version, database, tag
+  T=$B/gemm-tune; [ $1 = old ] && T=$B/gemm-tune-old
+  echo "=== $3 $1 $(date +%T)"
+  AUTOGEMM_DB=$2 $T bench --shapes /tmp/p143.csv --max-reps 30 --json $J/h100_bench_scalar_$3_$1_143.json 2>&1 | grep -v warning
+}
+for r in 1; do
+  order="old new"; [ $r = 2 ] && order="new old"
+  for v in $order; do rm -f /tmp/none_$v.sqlite3; run $v /tmp/none_$v.sqlite3 untuned_r$r; done
+done
+tar -cJf $OUT/json_143.tar.xz -C $J . && ls $J | wc -l
+
+# ===== call_v144 (.carry/v144/run.sh)
+#!/usr/bin/env bash
+# Call 144: change 141 (the GEMM model's DRAM rate limited by bytes in flight): the GPU suite, memcheck of the covering
+# subset, selfcheck.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v144; mkdir -p $B
+for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v144/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+

@@ -187,6 +187,34 @@ TEST(CostModel, ScalarCopiesStreamSlower) {
             1.1 * estimate_us(skinny, 1, 3072, 1, 3072, {8, SplitKMode::kParallel}, d));
 }
 
+// 127x3001x1531 in the scalar class (column-major m = 3001, n = 127, odd lda), 4 parallel splits:
+// the residue instance's 16-byte copies against the 4x8 sliced align1 tile's 4-byte ones. Measured
+// on the H100 (docs/perf_notes.md, change 140): 43.2 against 57.1 us; the model priced them the
+// other way round while a 4-byte copy cost what a 16-byte one does. Occupancy as on the H100.
+TEST(CostModel, FourByteCopiesCostMoreIssueSlots) {
+  const DeviceModel d = h100_like();
+  constexpr KernelConfig scalar{64, 64, 32, 32, 32, 4, 8, 3, 2, Op::N, Op::N, 1, Family::kGemm, 2};
+  constexpr KernelConfig residue{64, 64, 32, 64, 32, 8, 8, 3, 3, Op::N, Op::T, 4, Family::kGemm, 2, 4};
+  GemmProblem p;  // nn: the residue instance reads B transposed, a copy the untuned choice prices too
+  p.m = 3001, p.n = 127, p.k = 1531, p.lda = 3001, p.ldb = 1531, p.ldc = 3001;
+  p.a = reinterpret_cast<const float*>(0x10000), p.b = reinterpret_cast<const float*>(0x20000);
+  p.c = reinterpret_cast<float*>(0x30000);
+  const SplitChoice four{4, SplitKMode::kParallel};
+  EXPECT_LT(repack_estimate_us(residue, p, d) + estimate_us(residue, 3, p.m, p.n, p.k, four, d),
+            repack_estimate_us(scalar, p, d) + estimate_us(scalar, 2, p.m, p.n, p.k, four, d));
+}
+
+// A pipeline keeps stages - 1 tiles in flight: 32001x16x4096 `nt` (scalar class, unsplit) ran
+// 355.7 us on the 128x16x8 tile with 2 stages and 211.0 on the 128x16x16 one with 3 (H100,
+// docs/perf_notes.md, change 141), which the model priced alike at the DRAM rate before.
+TEST(CostModel, ShallowPipelinesStreamSlower) {
+  const DeviceModel d = h100_like();
+  constexpr KernelConfig shallow{128, 16, 8, 32, 16, 4, 4, 2, 2, Op::N, Op::T, 1};
+  constexpr KernelConfig deeper{128, 16, 16, 32, 16, 4, 4, 3, 1, Op::N, Op::T, 1};
+  EXPECT_GT(estimate_us(shallow, 6, 32001, 16, 4096, {1, SplitKMode::kNone}, d),
+            1.2 * estimate_us(deeper, 5, 32001, 16, 4096, {1, SplitKMode::kNone}, d));
+}
+
 TEST(CostModel, LargerProblemsCostMore) {
   const DeviceModel d = h100_like();
   EXPECT_LT(estimate_us(k128, 1, 1024, 1024, 1024, {1, SplitKMode::kNone}, d),
