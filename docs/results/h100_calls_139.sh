@@ -1,4 +1,4 @@
-# Device calls 139 to 144 (session of 2026-11-26 (6)): changes 139, 140 and 141. Binaries carried xz-compressed and
+# Device calls 139 to 145 (session of 2026-11-26 (6)): changes 139, 140 and 141, and the re-bench of the tuned numbers (145). Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -155,3 +155,20 @@ AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-
 grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
 rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
 
+
+# ===== call_b145 (.carry/b145/run.sh)
+#!/usr/bin/env bash
+# Call 145: the seed set and the perf set in every layout, benchmarked with change 141's gemm-tune and
+# change 121's tuning table (the table performance.md's numbers use): do the tuned numbers stand after
+# changes 139-141 (untuned choice and tuner order only)?
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/b145; J=/tmp/j145; mkdir -p $B $J
+xz -dc .carry/b145/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv
+$B/gemm-tune import --db /tmp/t.sqlite3 /tmp/t121.csv > /dev/null
+echo "=== seed $(date +%T)"; AUTOGEMM_DB=/tmp/t.sqlite3 $B/gemm-tune bench --set seed --json $J/h100_bench_seed_145.json
+echo "=== perf $(date +%T)"; AUTOGEMM_DB=/tmp/t.sqlite3 $B/gemm-tune bench --set perf --layout all --json $J/h100_bench_perf_145.json
+tar -cJf $OUT/json_145.tar.xz -C $J . && ls $J | wc -l
