@@ -205,7 +205,15 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // against 3300 on the 128x128x8 tile of 16 warps the model preferred (perf_notes.md, change 98).
   const double warps = static_cast<double>(resident) * c.compute_threads() / 32.0;
   const double latency_eff = c.is_tma() ? 1.0 : std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
-  const double eff = std::max(0.05, std::min(1.0, inner_eff * std::min(1.0, latency_eff)));
+  // Shared-memory bandwidth: an SM's shared memory serves one 128-byte wavefront per cycle while its
+  // four schedulers issue four warp FFMAs, and a warp's float4 fragment read takes ~3 wavefronts
+  // (Nsight Compute of 8x8 and 8x16 thread tiles, docs/perf_notes.md measurement 135). So a thread
+  // tile with fewer than 12 FFMAs per fragment read (4x4: 8; 4x8 and 8x4: 10.7) waits on shared
+  // memory: the 32x32 4x4 sliced tile measured 1.4x its estimate (median of its 66 candidates in
+  // change 121's tuning, up to 1.76x where its blocks filled every SM; perf_notes.md, change 142).
+  constexpr double kWavefrontsPerFragmentRead = 3.0;
+  const double smem_eff = c.is_tma() ? 1.0 : std::min(1.0, fma / (4.0 * kWavefrontsPerFragmentRead * lds));
+  const double eff = std::max(0.05, std::min({1.0, inner_eff * std::min(1.0, latency_eff), smem_eff}));
   const double block_fmas = static_cast<double>(c.bm) * c.bn * k_per_block;  // includes edge waste
   const double compute_us = busiest_sm_tiles(c, blocks, per_sm, unsplit, m, n, k, device.sm_count) * block_fmas /
                             (device.fma_per_us_per_sm * eff);

@@ -1,4 +1,4 @@
-# Device calls 139 to 145 (session of 2026-11-26 (6)): changes 139, 140 and 141, and the re-bench of the tuned numbers (145). Binaries carried xz-compressed and
+# Device calls 139 to 148 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148). Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -172,3 +172,67 @@ $B/gemm-tune import --db /tmp/t.sqlite3 /tmp/t121.csv > /dev/null
 echo "=== seed $(date +%T)"; AUTOGEMM_DB=/tmp/t.sqlite3 $B/gemm-tune bench --set seed --json $J/h100_bench_seed_145.json
 echo "=== perf $(date +%T)"; AUTOGEMM_DB=/tmp/t.sqlite3 $B/gemm-tune bench --set perf --layout all --json $J/h100_bench_perf_145.json
 tar -cJf $OUT/json_145.tar.xz -C $J . && ls $J | wc -l
+
+# ===== call_ab146 (.carry/ab146/ab.sh)
+#!/usr/bin/env bash
+# Call 146: change 142 (a thread tile's rate capped by its shared-memory wavefronts): this gemm-tune (new)
+# against change 141's (old): with no database on the 83 problems whose untuned pick moves and 10 that
+# do not (docs/results/untuned_moved_142.csv), two rounds alternating; then the fallback list through
+# change 121's table as the neighbours, one round each.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/ab146; J=/tmp/j146; mkdir -p $B $J
+for f in gemm-tune gemm-tune-old; do xz -dc .carry/ab146/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+run() {  # version, database, tag, problems
+  T=$B/gemm-tune; [ $1 = old ] && T=$B/gemm-tune-old
+  echo "=== $3 $1 $(date +%T)"
+  AUTOGEMM_DB=$2 $T bench --shapes $4 --max-reps 30 --json $J/h100_bench_$3_$1_146.json 2>&1 | grep -v warning | tail -n +2 | awk '{print $1, $2, $3, $6, $7}'
+}
+for r in 1 2; do
+  order="old new"; [ $r = 2 ] && order="new old"
+  for v in $order; do rm -f /tmp/none_$v.sqlite3; run $v /tmp/none_$v.sqlite3 untuned_moved_r$r docs/results/untuned_moved_142.csv > /dev/null; done
+done
+xz -dc docs/results/h100_tuning_table_121.csv.xz > /tmp/t121.csv
+for v in old new; do
+  T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old
+  $T import --db /tmp/nb_$v.sqlite3 /tmp/t121.csv > /dev/null
+  run $v /tmp/nb_$v.sqlite3 fallback_neighbours tools/fallback_problems.csv > /dev/null
+done
+tar -cJf $OUT/json_146.tar.xz -C $J . && ls $J | wc -l
+
+# ===== call_v147 (.carry/v147/run.sh)
+#!/usr/bin/env bash
+# Call 147: change 142 (a thread tile's rate capped by its shared-memory wavefronts): the GPU suite, memcheck of the covering
+# subset, selfcheck.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v147; mkdir -p $B
+for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v147/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+
+# ===== call_t148 (.carry/t148/run.sh)
+#!/usr/bin/env bash
+# Call 148: the seed set tuned afresh with change 142's gemm-tune (the tuner orders its pool by the model
+# changes 140-142 touched), then benchmarked with that table: does tuning still find the winners?
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/t148; J=/tmp/j148; mkdir -p $B $J
+xz -dc .carry/t148/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/gemm-tune tune --db /tmp/seed.sqlite3 --set seed -q --json $J/h100_tune_seed_148.json; echo "tune rc=$? after $(( $(date +%s) - t0 )) s"
+AUTOGEMM_DB=/tmp/seed.sqlite3 $B/gemm-tune bench --set seed --json $J/h100_bench_seed_retuned_148.json
+tar -cJf $OUT/json_148.tar.xz -C $J . && ls $J | wc -l
+
