@@ -11,8 +11,6 @@
 namespace autogemm {
 
 DeviceModel device_model(const DeviceLimits& limits) {
-  DeviceModel d;
-  d.sm_count = std::max(1, limits.sm_count);
   int clock_khz = 0, mem_clock_khz = 0, bus_bits = 0;
   // Attributes may be unavailable on some drivers: fall back to H100-like figures.
   if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, limits.device) != cudaSuccess || clock_khz <= 0)
@@ -21,8 +19,14 @@ DeviceModel device_model(const DeviceLimits& limits) {
     mem_clock_khz = 0;
   if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, limits.device) != cudaSuccess) bus_bits = 0;
   cudaGetLastError();  // the fallbacks above must not leave a sticky error behind
+  return device_model(limits.cc_major, limits.cc_minor, limits.sm_count, clock_khz, mem_clock_khz, bus_bits);
+}
+
+DeviceModel device_model(int cc_major, int cc_minor, int sm_count, int clock_khz, int mem_clock_khz, int bus_bits) {
+  DeviceModel d;
+  d.sm_count = std::max(1, sm_count);
   // sm_80 (A100) has 64 FP32 lanes per SM; sm_86 and newer have 128.
-  const int fp32_lanes = (limits.cc_major == 8 && limits.cc_minor == 0) ? 64 : 128;
+  const int fp32_lanes = (cc_major == 8 && cc_minor == 0) ? 64 : 128;
   d.fma_per_us_per_sm = fp32_lanes * (clock_khz / 1000.0);
   d.dram_bytes_per_us = (mem_clock_khz > 0 && bus_bits > 0) ? 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e6 * 0.85
                                                             : 2.0e6;

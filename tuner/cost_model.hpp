@@ -19,6 +19,9 @@ struct DeviceModel {
 };
 
 DeviceModel device_model(const DeviceLimits& limits);
+/// The same from the figures the attributes give: SM clock and memory clock in kHz, memory bus width
+/// in bits (0 where unknown). tools/model_check.cpp takes them from a tuning table's provenance.
+DeviceModel device_model(int cc_major, int cc_minor, int sm_count, int clock_khz, int mem_clock_khz, int bus_bits);
 
 /// Which split-k reductions a caller considers.
 enum class SplitModes { kAll, kParallelOnly };

@@ -1,4 +1,4 @@
-# Device calls 139 to 148 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148). Binaries carried xz-compressed and
+# Device calls 139 to 149b (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b). Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -235,4 +235,37 @@ t0=$(date +%s)
 $B/gemm-tune tune --db /tmp/seed.sqlite3 --set seed -q --json $J/h100_tune_seed_148.json; echo "tune rc=$? after $(( $(date +%s) - t0 )) s"
 AUTOGEMM_DB=/tmp/seed.sqlite3 $B/gemm-tune bench --set seed --json $J/h100_bench_seed_retuned_148.json
 tar -cJf $OUT/json_148.tar.xz -C $J . && ls $J | wc -l
+
+
+# ===== call_v149 (.carry/v149/run.sh)
+#!/usr/bin/env bash
+# Call 149: device_model split in two (the figures from attributes, and the formula model_check uses too): the GPU suite, memcheck of the covering
+# subset (call 149b: selfcheck and the untuned picks, the tree being too large to carry both binaries).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v149; mkdir -p $B
+for f in autogemm_gpu_tests; do xz -dc .carry/v149/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+
+# ===== call_v149b (.carry/v149b/run.sh)
+#!/usr/bin/env bash
+# Call 149b: device_model split in two: selfcheck, and the untuned picks of call 146's problem list,
+# which must be call 146's new ones (the same model, its device figures now computed in two steps).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v149b; mkdir -p $B
+xz -dc .carry/v149b/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+rm -f /tmp/none.sqlite3; AUTOGEMM_DB=/tmp/none.sqlite3 $B/gemm-tune bench --shapes docs/results/untuned_moved_142.csv \
+  --max-reps 10 --json $OUT/h100_bench_untuned_moved_149b.json > /dev/null 2>&1; echo "bench rc=$?"
 
