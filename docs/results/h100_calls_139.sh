@@ -1,4 +1,4 @@
-# Device calls 139 to 149b (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b). Binaries carried xz-compressed and
+# Device calls 139 to 150 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b), change 142's losses tuned (150). Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -269,3 +269,18 @@ rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 |
 rm -f /tmp/none.sqlite3; AUTOGEMM_DB=/tmp/none.sqlite3 $B/gemm-tune bench --shapes docs/results/untuned_moved_142.csv \
   --max-reps 10 --json $OUT/h100_bench_untuned_moved_149b.json > /dev/null 2>&1; echo "bench rc=$?"
 
+
+# ===== call_e150 (.carry/e150/run.sh)
+#!/usr/bin/env bash
+# Call 150: the three problems change 142's untuned choice made slower, tuned --exhaustive, for
+# tools/model_check (where does the model misrank them?).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/e150; mkdir -p $B
+xz -dc .carry/e150/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/gemm-tune tune --db /tmp/l.sqlite3 --shapes docs/results/untuned_losses_142.csv --exhaustive --shape-time 20 -q
+echo "tune rc=$? after $(( $(date +%s) - t0 )) s"
+$B/gemm-tune export --db /tmp/l.sqlite3 --format csv | xz > $OUT/h100_tune_losses_150.csv.xz
