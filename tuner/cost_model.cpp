@@ -46,6 +46,20 @@ constexpr int kSplitCounts[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64};
 // 8 KB-32 KB in flight each (docs/results/h100_gemv_wide_block_experiment.csv), about what ~1.1 us
 // gives.
 constexpr double kLoadedLatencyUs = 1.1;
+
+/// DRAM efficiency of a stream read in contiguous runs of `run_bytes` out of an operand of
+/// `operand_bytes`. Runs of 32 bytes run slower from the start, and runs under 128 bytes lose more
+/// as the operand outgrows 64 MiB. Measured on the GEMV's M-major blocks against the best candidate
+/// of the same problem on the H100 (docs/perf_notes.md, change 44): 16-row blocks (64-byte runs)
+/// 1.00 at 36 and 64 MiB of A (1x3072x3072, 1x2048x8192), 1.14 at 172 MiB (1x4096x11008 and
+/// 1x11008x4096 alike), 1.20 at 224, 1.35 at 256, 1.46 at 896 MiB (1x8192x28672); 8-row blocks
+/// 1.24 at 36 MiB, 1.86 at 172. So the loss follows log2(operand / 64 MiB). A GEMM's K-major
+/// operand is read in runs of bk floats per row (change 143).
+double short_run_efficiency(double run_bytes, double operand_bytes) {
+  const double per_doubling = run_bytes < 64 ? 0.33 : run_bytes < 128 ? 0.11 : 0.0;
+  const double doublings = std::max(0.0, std::log2(operand_bytes / (64.0 * 1024 * 1024)));
+  return (run_bytes < 64 ? 0.8 : 1.0) / (1.0 + per_doubling * doublings);
+}
 }  // namespace
 
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
@@ -105,20 +119,8 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   const long busy_sms = std::min<long>(blocks, device.sm_count);
   const double per_sm = std::min(kMaxInFlightPerSm, per_block * static_cast<double>(resident) / busy_sms);
   const double in_flight = per_sm * static_cast<double>(busy_sms);
-  // An M-major block reads bm x 4 bytes of each column. 8-row blocks (32-byte runs) run slower from
-  // the start, and runs under 128 bytes lose more as A outgrows 64 MiB, splits or not. Against the
-  // best candidate of the same problem on the H100 (docs/perf_notes.md, change 44): 16-row blocks
-  // 1.00 at 36 and 64 MiB of A (1x3072x3072, 1x2048x8192), 1.14 at 172 MiB (1x4096x11008 and
-  // 1x11008x4096 alike), 1.20 at 224, 1.35 at 256, 1.46 at 896 MiB (1x8192x28672); 8-row blocks
-  // 1.24 at 36 MiB, 1.86 at 172. So the loss follows log2(A / 64 MiB).
-  double run_efficiency = 1.0;
-  if (!k_major) {
-    const double run_bytes = 4.0 * c.bm;
-    const double per_doubling = run_bytes < 64 ? 0.33 : run_bytes < 128 ? 0.11 : 0.0;
-    const double a_bytes = 4.0 * static_cast<double>(m) * k;
-    const double doublings = std::max(0.0, std::log2(a_bytes / (64.0 * 1024 * 1024)));
-    run_efficiency = (run_bytes < 64 ? 0.8 : 1.0) / (1.0 + per_doubling * doublings);
-  }
+  // An M-major block reads bm x 4 bytes of each column (short_run_efficiency).
+  const double run_efficiency = k_major ? 1.0 : short_run_efficiency(4.0 * c.bm, 4.0 * static_cast<double>(m) * k);
   const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLoadedLatencyUs);
   const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
   // Scalar instances issue 4 loads where align4 issues one. An M-major block's scalar loads read
@@ -224,7 +226,15 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
 
   // Memory: every block streams its A and B panels through L2; DRAM sees each matrix at least once.
   const double l2_bytes = 4.0 * static_cast<double>(blocks) * (c.bm + c.bn) * k_per_block;
-  const double dram_bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
+  // DRAM reads each operand once; a K-major one in runs of bk floats per row (short_run_efficiency;
+  // TMA boxes excepted), which 24x4096x11008 `tn` showed: its 128x32 8x4 tile ran 124.4 us at
+  // BK = 16 (64-byte runs of a 180 MB A) and 94.0 at BK = 32 (docs/perf_notes.md, change 143).
+  const auto run_eff = [&](bool k_major, double bytes) {
+    return k_major && !c.is_tma() ? short_run_efficiency(4.0 * c.bk, bytes) : 1.0;
+  };
+  const double a_bytes = 4.0 * static_cast<double>(m) * k, b_bytes = 4.0 * static_cast<double>(k) * n;
+  const double dram_bytes = a_bytes / run_eff(a_is_k_major(c.op_a), a_bytes) +
+                            b_bytes / run_eff(b_is_k_major(c.op_b), b_bytes) + 4.0 * 2.0 * m * n;
   // 4-byte copies also stream slower: 1x3072x3072 `nt` ran 30.6 us on a scalar 128x16 tile against
   // 25.5 us on the aligned one (H100, docs/results/h100_bench_gemv_untuned_58197ac.json and the
   // seed runs), so memory-bound scalar tiles are not priced like aligned ones.

@@ -1,4 +1,4 @@
-# Device calls 139 to 150 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b), change 142's losses tuned (150). Binaries carried xz-compressed and
+# Device calls 139 to 152 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b), change 142's losses tuned (150), change 143 (151, 152). Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -284,3 +284,40 @@ t0=$(date +%s)
 $B/gemm-tune tune --db /tmp/l.sqlite3 --shapes docs/results/untuned_losses_142.csv --exhaustive --shape-time 20 -q
 echo "tune rc=$? after $(( $(date +%s) - t0 )) s"
 $B/gemm-tune export --db /tmp/l.sqlite3 --format csv | xz > $OUT/h100_tune_losses_150.csv.xz
+
+# ===== call_c151 (.carry/c151/run.sh)
+#!/usr/bin/env bash
+# Call 151: change 143 (a K-major operand's short runs priced in the GEMM model): the 5 problems whose
+# untuned pick moves (docs/results/untuned_moved_143.csv) tuned --exhaustive with this gemm-tune (its table
+# holds the old pick and the new one of each), then benchmarked with no database; selfcheck.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/c151; mkdir -p $B
+xz -dc .carry/c151/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+P=docs/results/untuned_moved_143.csv
+t0=$(date +%s)
+$B/gemm-tune tune --db /tmp/x.sqlite3 --shapes $P --exhaustive --shape-time 20 -q; echo "tune rc=$? after $(( $(date +%s) - t0 )) s"
+$B/gemm-tune export --db /tmp/x.sqlite3 --format csv | xz > $OUT/h100_tune_moved_151.csv.xz
+rm -f /tmp/none.sqlite3; AUTOGEMM_DB=/tmp/none.sqlite3 $B/gemm-tune bench --shapes $P --json $OUT/h100_bench_untuned_moved_151.json 2>&1 | grep -v warning
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+
+# ===== call_v152 (.carry/v152/run.sh)
+#!/usr/bin/env bash
+# Call 152: change 143 (a K-major operand's short runs priced in the GEMM model): the GPU suite, memcheck of the covering
+# subset (call 151: selfcheck and the untuned picks, the tree being too large to carry both binaries).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v152; mkdir -p $B
+for f in autogemm_gpu_tests; do xz -dc .carry/v152/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+

@@ -231,6 +231,18 @@ TEST(CostModel, SharedMemoryWavefrontsCapSmallThreadTiles) {
   EXPECT_GT(estimate_us(t4x4, 5, 3072, 3072, 3072, {1, SplitKMode::kNone}, d), 1.5 * ffma_us);
 }
 
+// A K-major operand kept K-major in shared memory is read in runs of bk floats per row:
+// 24x4096x11008 `tn` (column-major m = 4096, n = 24, k = 11008: a 180 MB A) ran 124.4 us on the
+// 128x32 8x4 tile at BK = 16 (64-byte runs) and 94.0 at BK = 32 with 12 splits (H100,
+// docs/perf_notes.md, change 143); the model priced them alike before. Occupancy as on the H100.
+TEST(CostModel, ShortRunsOfAKMajorOperandStreamSlower) {
+  const DeviceModel d = device_model(9, 0, 132, 1980000, 2619000, 5120);  // the H100's attributes
+  constexpr KernelConfig bk16{128, 32, 16, 32, 32, 8, 4, 3, 1, Op::T, Op::N, 4};
+  constexpr KernelConfig bk32{128, 32, 32, 32, 32, 8, 4, 3, 1, Op::T, Op::N, 4};
+  const SplitChoice twelve{12, SplitKMode::kParallel};
+  EXPECT_GT(estimate_us(bk16, 4, 4096, 24, 11008, twelve, d), 1.1 * estimate_us(bk32, 3, 4096, 24, 11008, twelve, d));
+}
+
 TEST(CostModel, LargerProblemsCostMore) {
   const DeviceModel d = h100_like();
   EXPECT_LT(estimate_us(k128, 1, 1024, 1024, 1024, {1, SplitKMode::kNone}, d),
