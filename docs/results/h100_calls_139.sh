@@ -1,4 +1,4 @@
-# Device calls 139 to 152 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b), change 142's losses tuned (150), change 143 (151, 152). Binaries carried xz-compressed and
+# Device calls 139 to 154 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b), change 142's losses tuned (150), change 143 (151, 152), experiment 144 (153, 154). Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -320,4 +320,32 @@ t0=$(date +%s)
 AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
   --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
 grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
+
+
+# ===== call_o153 (.carry/o153/run.sh)
+#!/usr/bin/env bash
+# Call 153: change 144 (a partial last wave priced as half a block streaming alone): the previous gemm-tune (change 143's) on
+# docs/results/untuned_moved_144.csv with no database.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/o153; mkdir -p $B
+xz -dc .carry/o153/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+rm -f /tmp/none.sqlite3; AUTOGEMM_DB=/tmp/none.sqlite3 $B/gemm-tune bench --shapes docs/results/untuned_moved_144.csv \
+  --json $OUT/h100_bench_untuned_moved_old_144.json > /dev/null 2>&1; echo "bench rc=$?"
+
+# ===== call_n154 (.carry/n154/run.sh)
+#!/usr/bin/env bash
+# Call 154: change 144 (a partial last wave priced as half a block streaming alone): this gemm-tune, right after call 153 on the same machine on
+# docs/results/untuned_moved_144.csv with no database; selfcheck.
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/n154; mkdir -p $B
+xz -dc .carry/n154/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+rm -f /tmp/none.sqlite3; AUTOGEMM_DB=/tmp/none.sqlite3 $B/gemm-tune bench --shapes docs/results/untuned_moved_144.csv \
+  --json $OUT/h100_bench_untuned_moved_new_144.json > /dev/null 2>&1; echo "bench rc=$?"
+rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
 
