@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -328,6 +329,14 @@ std::vector<Entry> parse_exchange(const std::string& text) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{') return from_json(text);
   return from_csv(text);
+}
+
+std::vector<Entry> read_exchange_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DbError(path + ": cannot read file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_exchange(text.str());
 }
 
 }  // namespace autogemm::db

@@ -27,4 +27,7 @@ std::vector<Entry> from_csv(const std::string& text);
 /// Picks the parser by content: JSON when the first non-blank character is '{', else CSV.
 std::vector<Entry> parse_exchange(const std::string& text);
 
+/// parse_exchange of a file's contents; throws DbError("PATH: cannot read file") when it cannot be read.
+std::vector<Entry> read_exchange_file(const std::string& path);
+
 }  // namespace autogemm::db

@@ -14,7 +14,6 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,14 +25,6 @@
 namespace {
 
 using autogemm::KernelInstance;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot read file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
 
 /// Resident blocks per SM of an instance from its resources, under the per-SM limits of sm_80 and
 /// sm_90 (64 K registers allocated 256 per warp, 2048 threads, 32 blocks, 228 KB of shared memory
@@ -48,7 +39,9 @@ int blocks_per_sm(int registers, int threads, int shared_bytes) {
 
 /// Instance name -> blocks per SM, from `gemm-tune kernels --json` run on the table's GPU.
 std::map<std::string, int> occupancy_from(const std::string& path) {
-  const nlohmann::json doc = nlohmann::json::parse(read_file(path));
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot read file");
+  const nlohmann::json doc = nlohmann::json::parse(in);
   std::map<std::string, int> out;
   for (const auto& k : doc) {
     const int registers = k.at("registers").get<int>();
@@ -80,10 +73,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    const std::vector<autogemm::db::Entry> entries = autogemm::db::parse_exchange(read_file(table_path));
+    const std::vector<autogemm::db::Entry> entries = autogemm::db::read_exchange_file(table_path);
     const std::map<std::string, int> occupancy = occupancy_from(kernels_path);
-    std::map<std::string, const KernelInstance*> by_name;
-    for (const KernelInstance& k : autogemm::kernel_registry()) by_name[std::string(k.name)] = &k;
 
     // Problems in table order (one device's and another's apart): label -> the passed unsplit and
     // parallel measurements.
@@ -92,7 +83,7 @@ int main(int argc, char** argv) {
     size_t unknown = 0;
     for (const auto& e : entries) {
       if (!e.measurement.check_passed || e.candidate.split_mode == "serial") continue;
-      if (!by_name.count(e.candidate.kernel) || !occupancy.count(e.candidate.kernel)) {
+      if (!autogemm::find_kernel(e.candidate.kernel) || !occupancy.count(e.candidate.kernel)) {
         ++unknown;
         continue;
       }
@@ -125,7 +116,7 @@ int main(int argc, char** argv) {
       p.c = reinterpret_cast<float*>(0x30000);
       std::vector<Priced> priced;
       for (const auto* e : measured) {
-        const KernelInstance& k = *by_name.at(e->candidate.kernel);
+        const KernelInstance& k = *autogemm::find_kernel(e->candidate.kernel);
         const autogemm::SplitChoice split{e->candidate.splits, e->candidate.split_mode == "parallel"
                                                                    ? autogemm::SplitKMode::kParallel
                                                                    : autogemm::SplitKMode::kNone};

@@ -4,7 +4,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "commands.hpp"
 #include "exchange.hpp"
@@ -15,14 +14,6 @@ namespace autogemm::cli {
 namespace {
 
 bool kernel_in_build(const std::string& name) { return find_kernel(name) != nullptr; }
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw db::DbError(path + ": cannot read file");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // "n,t,3072,3072,3072,4" -> the problem key; throws DbError naming the text otherwise.
 db::ProblemKey parse_problem_key(const std::string& text) {
@@ -107,7 +98,7 @@ Command add_import_command(CLI::App& app) {
       std::vector<std::pair<std::string, std::vector<db::Entry>>> parsed;
       for (const auto& f : o->files) {
         try {
-          parsed.emplace_back(f, db::parse_exchange(read_file(f)));
+          parsed.emplace_back(f, db::read_exchange_file(f));
         } catch (const db::DbError& e) {
           throw db::DbError(std::string(e.what()).rfind(f, 0) == 0 ? e.what() : f + ": " + e.what());
         }
