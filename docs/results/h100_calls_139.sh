@@ -1,4 +1,4 @@
-# Device calls 139 to 154 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b), change 142's losses tuned (150), change 143 (151, 152), experiment 144 (153, 154). Binaries carried xz-compressed and
+# Device calls 139 to 156 (session of 2026-11-26 (6)): changes 139-142, the re-bench of the tuned numbers (145) and the seed set retuned (148), the device-figure refactor (149, 149b), change 142's losses tuned (150), change 143 (151, 152), experiment 144 (153, 154), the review commit (156). Binaries carried xz-compressed and
 # stripped under .carry/<folder>, decompressed on the device. Each call's command line: bash .carry/<folder>/<script>.
 
 # ===== call_ab139 (.carry/ab139/ab.sh)
@@ -349,3 +349,21 @@ rm -f /tmp/none.sqlite3; AUTOGEMM_DB=/tmp/none.sqlite3 $B/gemm-tune bench --shap
   --json $OUT/h100_bench_untuned_moved_new_144.json > /dev/null 2>&1; echo "bench rc=$?"
 rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
 
+
+# ===== call_v156 (.carry/v156/run.sh)
+#!/usr/bin/env bash
+# Call 156: review commit (db::read_exchange_file, model_check through find_kernel): the GPU suite, memcheck of the covering
+# subset (gemm-tune is unchanged but for import's file reading, checked on the CPU).
+set -u
+L=$OUT/log.txt
+exec > >(tee -a $L) 2>&1
+B=/tmp/v156; mkdir -p $B
+for f in autogemm_gpu_tests; do xz -dc .carry/v156/$f.xz > $B/$f; chmod +x $B/$f; done
+nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+t0=$(date +%s)
+$B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests.txt | head -12
+t0=$(date +%s)
+AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+  --gtest_brief=1 > $OUT/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck.txt | tail -5
