@@ -12,6 +12,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "host_uniform.hpp"
+
 struct SkinnyProblem {
   int m, n, k;
   /// The memory floor: A, B and C once at the 3.0 TB/s copy rate (docs/performance.md).
@@ -27,12 +29,8 @@ struct SkinnyOperands {
   cudaError_t init() {
     ha.resize(size_t(kMaxM) * kMaxK), hb.resize(size_t(kMaxK) * kMaxN), hc.resize(size_t(kMaxM) * kMaxN);
     unsigned s = 12345;
-    auto rnd = [&] {
-      s = s * 1664525u + 1013904223u;
-      return float((s >> 8) & 0xffff) / 65536.0f - 0.5f;
-    };
-    for (auto& x : ha) x = rnd();
-    for (auto& x : hb) x = rnd();
+    fill_host_uniform(ha, s, 16);
+    fill_host_uniform(hb, s, 16);
     for (cudaError_t e : {cudaMalloc(&a, sizeof(float) * ha.size()), cudaMalloc(&b, sizeof(float) * hb.size()),
                           cudaMalloc(&c, sizeof(float) * hc.size())})
       if (e != cudaSuccess) return e;

@@ -18,6 +18,7 @@
 
 #include "experiment_check.hpp"
 #include "experiment_timing.hpp"
+#include "host_uniform.hpp"
 
 struct Problem {
   int m, n, k;  // row-major C (m x n) = A (m x k) B (k x n)
@@ -40,9 +41,8 @@ int main() {
   CHECK(cudaMalloc(&flush, flush_bytes));
   std::vector<float> ha(max_a), hb(max_b), hc(max_c);
   unsigned s = 2468;
-  auto rnd = [&] { s = s * 1664525u + 1013904223u; return float((s >> 8) & 0xffff) / 65536.0f - 0.5f; };
-  for (auto& x : ha) x = rnd();
-  for (auto& x : hb) x = rnd();
+  fill_host_uniform(ha, s, 16);
+  fill_host_uniform(hb, s, 16);
   CHECK(cudaMemcpy(a, ha.data(), sizeof(float) * max_a, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(b, hb.data(), sizeof(float) * max_b, cudaMemcpyHostToDevice));
   cublasHandle_t h;
