@@ -7,8 +7,9 @@ Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW); defaults: the H100's 66.9 
 the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine.
 Usage: tools/bench_table.py BENCH.json [MORE.json ...] [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
 import argparse
-import json
 import math
+
+from results_io import load_json
 
 
 def floor_us(m, n, k, peak_tflops, bandwidth_tbs):
@@ -32,7 +33,7 @@ def main():
     every = []
     summaries = []
     for path in args.bench:
-        doc = json.load(open(path))
+        doc = load_json(path)
         speedups = []
         for r in doc["results"]:
             m, n, k = r["shape"]["m"], r["shape"]["n"], r["shape"]["k"]

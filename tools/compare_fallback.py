@@ -6,9 +6,10 @@ as the best). Prints a markdown table, the geometric mean and the worst. --sourc
 choices online mode made instead (a bench run with AUTOGEMM_MODE=online and a fresh database).
 Usage: tools/compare_fallback.py BENCH.json EXHAUSTIVE_TUNE.json [--source fallback|online|tuned]"""
 import argparse
-import json
 import math
 import sys
+
+from results_io import load_json
 
 
 def main():
@@ -17,8 +18,8 @@ def main():
     ap.add_argument("exhaustive")
     ap.add_argument("--source", default="fallback")
     args = ap.parse_args()
-    bench = json.load(open(args.bench))["results"]
-    tuned = {(p["layout"], p["m"], p["n"], p["k"]): p for p in json.load(open(args.exhaustive))["problems"] if "best" in p}
+    bench = load_json(args.bench)["results"]
+    tuned = {(p["layout"], p["m"], p["n"], p["k"]): p for p in load_json(args.exhaustive)["problems"] if "best" in p}
     print("| layout | m×n×k (column-major) | fallback kernel | split | fallback µs | exhaustive best | split | best µs | quality |")
     print("|" + " --- |" * 9)
     qualities = []

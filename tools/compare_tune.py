@@ -2,8 +2,9 @@
 """Compares a `gemm-tune tune --json` report with an `--exhaustive` one of the same shapes: per shape,
 the tuned choice's time over the exhaustive winner's, and how many candidates pruning removed.
 Usage: tools/compare_tune.py TUNED.json EXHAUSTIVE.json [--markdown]"""
-import json
 import sys
+
+from results_io import load_json
 
 
 def main():
@@ -11,8 +12,8 @@ def main():
     markdown = "--markdown" in sys.argv
     if len(args) != 2:
         sys.exit(__doc__)
-    tuned = {(p["shape"], p["layout"]): p for p in json.load(open(args[0]))["problems"]}
-    exhaustive = {(p["shape"], p["layout"]): p for p in json.load(open(args[1]))["problems"]}
+    tuned = {(p["shape"], p["layout"]): p for p in load_json(args[0])["problems"]}
+    exhaustive = {(p["shape"], p["layout"]): p for p in load_json(args[1])["problems"]}
     rows, worst = [], 0.0
     for key, t in tuned.items():
         e = exhaustive.get(key)

@@ -13,14 +13,15 @@ Usage: tools/perf_targets.py SEED.json PERF.json [--runs MORE.json ... [--cublas
        [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
 import argparse
 import copy
-import json
 import statistics
 
 from bench_table import floor_us, geomean
 
+from results_io import load_json
+
 
 def load(path):
-    return json.load(open(path))["results"]
+    return load_json(path)["results"]
 
 
 def key(r):

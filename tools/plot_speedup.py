@@ -4,13 +4,14 @@ files: one bar per problem (label and layout), lines at 1.0x and at the 1.15x ge
 Needs matplotlib (pip install matplotlib).
 Usage: tools/plot_speedup.py OUT.png BENCH.json [MORE.json ...] [--title TEXT]"""
 import argparse
-import json
 import math
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+from results_io import load_json
 
 
 def main():
@@ -22,7 +23,7 @@ def main():
     labels, speedups = [], []
     device = ""
     for path in args.bench:
-        doc = json.load(open(path))
+        doc = load_json(path)
         device = doc.get("device", {}).get("name", device) if isinstance(doc.get("device"), dict) else device
         for r in doc["results"]:
             labels.append(f"{r['label']} {r['layout']}")
