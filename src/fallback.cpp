@@ -20,6 +20,19 @@ double log_distance(int m0, int n0, int k0, int m1, int n1, int k1) {
 
 }  // namespace
 
+std::vector<NeighbourMeasurement> class_measurements(const std::vector<db::Entry>& entries, char transa, char transb,
+                                                     int align) {
+  std::vector<NeighbourMeasurement> rows;
+  for (const db::Entry& e : entries) {
+    if (!e.measurement.check_passed || e.problem.transa != transa || e.problem.transb != transb ||
+        e.problem.align != align || find_kernel(e.candidate.kernel) == nullptr)
+      continue;
+    rows.push_back({e.problem.m, e.problem.n, e.problem.k, e.candidate.kernel,
+                    {e.candidate.splits, parse_split_mode(e.candidate.split_mode)}, e.measurement.median_us});
+  }
+  return rows;
+}
+
 std::vector<NeighbourMeasurement> credit_to_twins(std::vector<NeighbourMeasurement> measured, int align,
                                                   const std::function<size_t(const KernelInstance&)>& local_bytes) {
   // Rows repeat instances (one row per tuned shape and candidate): ask local_bytes once per instance.
@@ -67,6 +80,8 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
   for (const auto& [shape, d] : distance) nearest.emplace_back(d, shape);
   std::sort(nearest.begin(), nearest.end());
   nearest.resize(std::min<size_t>(nearest.size(), kFallbackNeighbours));
+  std::erase_if(nearest, [](const auto& x) { return x.first > kFallbackMaxDistance; });
+  if (nearest.empty()) return rank_heuristic(problem, limits, model, occupancy);
   std::map<std::tuple<int, int, int>, double> weight;
   for (const auto& [d, shape] : nearest) weight[shape] = 1.0 / (d + 0.25);
 

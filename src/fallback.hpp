@@ -1,10 +1,10 @@
 // The choice for a shape nobody tuned, informed by the shapes that were. Measurements of the
-// nearest tuned problems (same device, layout and alignment class; distance in log2 of M, N, K)
-// calibrate the cost model per (kernel instance, split-k mode) — measured time over estimated
-// time — and the candidate with the lowest calibrated estimate for the new shape wins. What was
-// never measured near the shape keeps a pessimistic calibration (75th percentile of its split
-// mode), so measured-good choices are preferred. With no tuned neighbours this is the plain cost
-// model (heuristic.hpp).
+// nearest tuned problems (same device, layout and alignment class; distance in log2 of M, N, K, at
+// most kFallbackMaxDistance) calibrate the cost model per (kernel instance, split-k mode) —
+// measured time over estimated time — and the candidate with the lowest calibrated estimate for the
+// new shape wins. What was never measured near the shape keeps a pessimistic calibration (75th
+// percentile of its split mode), so measured-good choices are preferred. With no tuned neighbour
+// that near, this is the plain cost model (heuristic.hpp).
 #pragma once
 
 #include <functional>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "heuristic.hpp"
+#include "tuning_db.hpp"
 
 namespace autogemm {
 
@@ -22,6 +23,13 @@ struct NeighbourMeasurement {
   SplitChoice split;
   double median_us = 0;
 };
+
+/// The passed-check measurements among `entries` (one device's f32 rows, as a database or a tuning
+/// table holds them) of problems in layout (transa, transb) and alignment class `align`, of
+/// instances this build has: the rows tuned_measurements (tuned_lookup.hpp) reads from a database
+/// and tools/model_check from a table.
+std::vector<NeighbourMeasurement> class_measurements(const std::vector<db::Entry>& entries, char transa, char transb,
+                                                     int align);
 
 /// Measurements of one alignment class credited to the twin instances (same tiles and pipeline) of
 /// class `align`; those without a compiled twin are dropped. Tuning uses aligned buffers, so
@@ -45,6 +53,14 @@ std::vector<NeighbourMeasurement> with_borrowed_shapes(std::vector<NeighbourMeas
 
 /// How many tuned problems inform a choice.
 inline constexpr int kFallbackNeighbours = 4;
+
+/// How far (log2 distance in M, N, K) a tuned problem may be and still calibrate a choice; with none
+/// that near, the plain cost model decides, as with no database. Since the model's changes 139-143
+/// its own ranking beat calibration by far neighbours: on the fallback list through the seed set's
+/// neighbours 0.897 of the exhaustive best (geometric mean) with every neighbour, 0.914 with none,
+/// 0.928 with this cut; over five tables and two neighbour tables 0.889 -> 0.919, worst 0.571 ->
+/// 0.734 (docs/perf_notes.md, measurement 146, tools/model_check --neighbours).
+inline constexpr double kFallbackMaxDistance = 2.0;
 
 /// Every candidate for `problem` by calibrated estimate, cheapest first (rank_heuristic when nothing
 /// was measured). `measured` holds the passed-check measurements of problems with the new

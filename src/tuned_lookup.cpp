@@ -134,13 +134,8 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
       db::Filter filter;
       filter.device_key = device.key();
       filter.dtype = "f32";
-      for (const db::Entry& e : database->entries(filter)) {
-        if (!e.measurement.check_passed || e.problem.transa != transa || e.problem.transb != transb ||
-            e.problem.align != align || find_kernel(e.candidate.kernel) == nullptr)
-          continue;
-        rows.push_back({e.problem.m, e.problem.n, e.problem.k, e.candidate.kernel,
-                        {e.candidate.splits, parse_split_mode(e.candidate.split_mode)}, e.measurement.median_us});
-      }
+      const auto measured = class_measurements(database->entries(filter), transa, transb, align);
+      rows.insert(rows.end(), measured.begin(), measured.end());
     } catch (const db::DbError& e) {
       logger().warn("ignoring tuning database after a failed query: {}", e.what());
       s.open[path].reset();

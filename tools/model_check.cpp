@@ -6,6 +6,13 @@
 // on, under sm_80/sm_90 limits. Only measured candidates are ranked, so a table tuned with pruning
 // may lack the model's real pick; `gemm-tune tune --exhaustive` tables answer best. Used to fit and
 // check changes 140-142 of the model (docs/perf_notes.md).
+//
+// With --neighbours TABLE2 it scores the runtime's fallback instead: each problem's choice is made
+// as an application without a tuned entry gets it from a database holding TABLE2 (its class's
+// measurements and the other class's credited to twins, rank_with_neighbours over every candidate
+// the build offers), and looked up among the problem's measured candidates; a choice the table did
+// not time is marked and the first measured one in the fallback's order scored instead
+// (measurement 146).
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -19,6 +26,8 @@
 
 #include "cost_model.hpp"
 #include "exchange.hpp"
+#include "fallback.hpp"
+#include "heuristic.hpp"
 #include "problem_data.hpp"
 #include "registry.hpp"
 
@@ -37,21 +46,49 @@ int blocks_per_sm(int registers, int threads, int shared_bytes) {
   return std::min({by_registers, by_shared, 2048 / threads, 32});
 }
 
-/// Instance name -> blocks per SM, from `gemm-tune kernels --json` run on the table's GPU.
-std::map<std::string, int> occupancy_from(const std::string& path) {
+/// What `gemm-tune kernels --json` run on the table's GPU says of each instance.
+struct ListedKernel {
+  int blocks_per_sm = 0;
+  size_t local_bytes = 0;  // register spills and stack per thread
+};
+
+/// Instance name -> blocks per SM and local memory, from `gemm-tune kernels --json`.
+std::map<std::string, ListedKernel> kernels_from(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot read file");
   const nlohmann::json doc = nlohmann::json::parse(in);
-  std::map<std::string, int> out;
+  std::map<std::string, ListedKernel> out;
   for (const auto& k : doc) {
-    const int registers = k.at("registers").get<int>();
+    const auto& regs = k.at("registers");
+    const int registers = regs.is_number() ? regs.get<int>() : -1;
     if (registers <= 0)
       throw std::runtime_error(path + ": " + k.at("name").get<std::string>() +
                                " has no register count (list the kernels on the GPU: gemm-tune kernels --json)");
-    out[k.at("name").get<std::string>()] =
-        blocks_per_sm(registers, k.at("threads").get<int>(), k.at("shared_bytes").get<int>());
+    const auto& local = k.value("local_bytes", nlohmann::json());
+    out[k.at("name").get<std::string>()] = {
+        blocks_per_sm(registers, k.at("threads").get<int>(), k.at("shared_bytes").get<int>()),
+        local.is_number() ? local.get<size_t>() : 0};
   }
   return out;
+}
+
+/// The fallback's neighbours for a problem of this device, layout and class, as neighbour_measurements
+/// (tuned_lookup.hpp) builds them from a database holding `table`.
+std::vector<autogemm::NeighbourMeasurement> fallback_neighbours(const std::vector<autogemm::db::Entry>& table,
+                                                                const autogemm::db::Entry& problem,
+                                                                const std::map<std::string, ListedKernel>& kernels) {
+  std::vector<autogemm::db::Entry> device_rows;
+  for (const auto& e : table)
+    if (e.device.key() == problem.device.key() && e.problem.dtype == problem.problem.dtype) device_rows.push_back(e);
+  const auto& pk = problem.problem;
+  auto local_bytes = [&](const KernelInstance& k) {
+    const auto it = kernels.find(std::string(k.name));
+    return it == kernels.end() ? size_t{0} : it->second.local_bytes;
+  };
+  return autogemm::with_borrowed_shapes(
+      autogemm::class_measurements(device_rows, pk.transa, pk.transb, pk.align),
+      autogemm::credit_to_twins(autogemm::class_measurements(device_rows, pk.transa, pk.transb, pk.align == 4 ? 1 : 4),
+                                pk.align, local_bytes));
 }
 
 struct Priced {
@@ -70,11 +107,19 @@ int main(int argc, char** argv) {
   app.add_option("--bus-bits", bus_bits, "Memory bus width of the table's GPU in bits (H100 SXM: 5120)")
       ->check(CLI::PositiveNumber);
   app.add_option("--rows", rows_path, "Also write every candidate's measured and estimated time to this CSV");
+  std::string neighbours_path;
+  app.add_option("--neighbours", neighbours_path,
+                 "Score the runtime's fallback instead: its choice with this tuning table as the database");
   CLI11_PARSE(app, argc, argv);
 
   try {
     const std::vector<autogemm::db::Entry> entries = autogemm::db::read_exchange_file(table_path);
-    const std::map<std::string, int> occupancy = occupancy_from(kernels_path);
+    const std::map<std::string, ListedKernel> kernels = kernels_from(kernels_path);
+    const std::vector<autogemm::db::Entry> neighbour_table =
+        neighbours_path.empty() ? std::vector<autogemm::db::Entry>{} : autogemm::db::read_exchange_file(neighbours_path);
+    if (!neighbours_path.empty() && rows_path.size())
+      throw std::runtime_error("--rows and --neighbours are separate questions: ask one at a time");
+    const auto& registry = autogemm::kernel_registry();
 
     // Problems in table order (one device's and another's apart): label -> the passed unsplit and
     // parallel measurements.
@@ -83,7 +128,7 @@ int main(int argc, char** argv) {
     size_t unknown = 0;
     for (const auto& e : entries) {
       if (!e.measurement.check_passed || e.candidate.split_mode == "serial") continue;
-      if (!autogemm::find_kernel(e.candidate.kernel) || !occupancy.count(e.candidate.kernel)) {
+      if (!autogemm::find_kernel(e.candidate.kernel) || !kernels.count(e.candidate.kernel)) {
         ++unknown;
         continue;
       }
@@ -120,7 +165,7 @@ int main(int argc, char** argv) {
         const autogemm::SplitChoice split{e->candidate.splits, e->candidate.split_mode == "parallel"
                                                                    ? autogemm::SplitKMode::kParallel
                                                                    : autogemm::SplitKMode::kNone};
-        const int occ = occupancy.at(e->candidate.kernel);
+        const int occ = kernels.at(e->candidate.kernel).blocks_per_sm;
         const double est = autogemm::repack_estimate_us(k.config, p, model) +
                            autogemm::estimate_us(k.config, occ, p.m, p.n, p.k, split, model);
         priced.push_back({e, est});
@@ -129,20 +174,46 @@ int main(int argc, char** argv) {
                        pk.align, e->candidate.kernel.c_str(), split.splits, e->candidate.split_mode.c_str(),
                        e->measurement.median_us, est, occ);
       }
-      const auto pick = std::min_element(priced.begin(), priced.end(),
-                                         [](const Priced& a, const Priced& b) { return a.estimate_us < b.estimate_us; });
+      const autogemm::db::Entry* pick =
+          std::min_element(priced.begin(), priced.end(),
+                           [](const Priced& a, const Priced& b) { return a.estimate_us < b.estimate_us; })
+              ->entry;
+      const char* mark = "";
+      if (!neighbours_path.empty()) {
+        // The fallback's order over every candidate the build offers; the first the table timed.
+        auto occ = [&](size_t i) {
+          const auto it = kernels.find(std::string(registry[i].name));
+          return it == kernels.end() ? 0 : it->second.blocks_per_sm;
+        };
+        autogemm::DeviceLimits limits;
+        limits.cc_major = e0.device.cc_major, limits.cc_minor = e0.device.cc_minor;
+        limits.sm_count = e0.device.sm_count, limits.l2_bytes = static_cast<int>(e0.device.l2_bytes);
+        limits.max_shared_per_block_optin = e0.device.cc_major >= 9 ? 227 * 1024 : 163 * 1024;
+        const auto ranked = autogemm::rank_with_neighbours(p, limits, model, occ,
+                                                           fallback_neighbours(neighbour_table, e0, kernels));
+        pick = nullptr;
+        for (const auto& c : ranked) {
+          for (const auto* e : measured)
+            if (e->candidate.kernel == c.kernel->name && e->candidate.splits == c.split.splits &&
+                (e->candidate.split_mode == "parallel") == (c.split.mode == autogemm::SplitKMode::kParallel))
+              pick = e;
+          if (pick) break;
+          mark = " *";  // the fallback's first choice was not timed in the table
+        }
+        if (!pick) throw std::runtime_error(label + ": none of the fallback's choices was timed in the table");
+      }
       double best = INFINITY;
       for (const auto* e : measured) best = std::min(best, e->measurement.median_us);
-      const double quality = best / pick->entry->measurement.median_us;
+      const double quality = best / pick->measurement.median_us;
       log_sum += std::log(quality), worst = std::min(worst, quality);
-      std::printf("%-30s %10.1f %10.1f %7.3f  %s (%d)\n", label.c_str(), best,
-                  pick->entry->measurement.median_us, quality, pick->entry->candidate.kernel.c_str(),
-                  pick->entry->candidate.splits);
+      std::printf("%-30s %10.1f %10.1f %7.3f  %s (%d)%s\n", label.c_str(), best, pick->measurement.median_us, quality,
+                  pick->candidate.kernel.c_str(), pick->candidate.splits, mark);
     }
     if (rows) std::fclose(rows);
     if (problems.empty()) throw std::runtime_error(table_path + ": no passed measurement of a kernel this build has");
-    std::printf("%zu problem%s: the model's pick reaches %.3f of the best measured (geometric mean), worst %.3f",
-                problems.size(), problems.size() == 1 ? "" : "s", std::exp(log_sum / problems.size()), worst);
+    std::printf("%zu problem%s: the %s pick reaches %.3f of the best measured (geometric mean), worst %.3f",
+                problems.size(), problems.size() == 1 ? "" : "s", neighbours_path.empty() ? "model's" : "fallback's",
+                std::exp(log_sum / problems.size()), worst);
     if (unknown) std::printf("; %zu rows of kernels this build or the kernels list lacks left out", unknown);
     std::printf("\n");
   } catch (const std::exception& e) {
