@@ -1,0 +1,99 @@
+# Device calls 157 to 159b (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
+# after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
+# change 147 (158).
+# Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
+# carried stripped under .carry/tf32; the two calls ran the same command on two H100 units, the second
+# with the per-k-tile promotion variants added.
+
+# ===== call 159 and call 159b (command line)
+nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader > $OUT/gpu.txt; cat $OUT/gpu.txt
+./.carry/tf32/tf32x3_bound 2>&1 | tee $OUT/tf32x3_bound_145.txt   # 159b: $OUT/tf32x3_bound_145b.txt (stored as h100_tf32x3_bound_159*.txt)
+
+# ===== calls 157 and 157b (.carry/fb157/seed.sh, .carry/fb157/exhaustive.sh): measurement 146, the
+# fallback quality at 5b5d10a (gemm-tune of 5b5d10a's library carried as .carry/fb157/gemm-tune.xz)
+# #!/usr/bin/env bash
+# # Call 157: the runtime's fallback quality measured again (docs/runtime.md), part 1: the seed set tuned
+# # in all four layouts, then tools/fallback_problems.csv benchmarked through that database's neighbours
+# # and with no database at all (the plain cost model). gemm-tune of 5b5d10a's library (= this tree's).
+# set -u
+# exec > >(tee -a $OUT/log_157.txt) 2>&1
+# B=/tmp/fb; mkdir -p $B
+# xz -dc .carry/fb157/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# echo "=== tune seed, all layouts $(date +%T)"
+# rm -f $B/seed_all.sqlite3
+# $B/gemm-tune tune --set seed --layout all --db $B/seed_all.sqlite3 --json $OUT/h100_tune_seed_all_157.json --quiet
+# echo "=== fallback bench, neighbours $(date +%T)"
+# AUTOGEMM_DB=$B/seed_all.sqlite3 $B/gemm-tune bench --shapes tools/fallback_problems.csv --json $OUT/h100_bench_fallback_157.json
+# echo "=== fallback bench, no database $(date +%T)"
+# rm -f $B/none.sqlite3
+# AUTOGEMM_DB=$B/none.sqlite3 $B/gemm-tune bench --shapes tools/fallback_problems.csv --json $OUT/h100_bench_fallback_nodb_157.json
+# $B/gemm-tune export --db $B/seed_all.sqlite3 --format csv -o $B/seed_all_157.csv && xz -9 -c $B/seed_all_157.csv > $OUT/h100_tuning_table_seed_all_157.csv.xz
+# echo "=== done $(date +%T)"
+# #!/usr/bin/env bash
+# # Call 157b: part 2, the exhaustive reference: tools/fallback_problems.csv tuned --exhaustive with a
+# # 12 s cap per problem (as tools/gpu_validation.sh's fallback_exhaustive step).
+# set -u
+# exec > >(tee -a $OUT/log_157b.txt) 2>&1
+# B=/tmp/fb; mkdir -p $B
+# [ -x $B/gemm-tune ] || { xz -dc .carry/fb157/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune; }
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# echo "=== exhaustive $(date +%T)"
+# rm -f $B/ex.sqlite3
+# $B/gemm-tune tune --shapes tools/fallback_problems.csv --exhaustive --shape-time 12 --db $B/ex.sqlite3 \
+#   --json $OUT/h100_tune_fallback_exhaustive_157.json --quiet
+# echo "=== done $(date +%T)"
+
+# ===== call 157c (.carry/fb157/exhaustive_table.sh): the list tuned --exhaustive (20 s cap), every candidate exported
+# #!/usr/bin/env bash
+# # Call 157c: the fallback list tuned --exhaustive again with a 20 s cap and its table exported, so the
+# # fallback's choice can be scored against every candidate's time on the CPU (tools/model_check
+# # --neighbours); the kernels listed with their registers on this GPU.
+# set -u
+# exec > >(tee -a $OUT/log_157c.txt) 2>&1
+# B=/tmp/fb; mkdir -p $B
+# [ -x $B/gemm-tune ] || { xz -dc .carry/fb157/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune; }
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# $B/gemm-tune kernels --json > $B/kernels.json && xz -9 -c $B/kernels.json > $OUT/h100_kernels_157c.json.xz
+# echo "=== exhaustive $(date +%T)"
+# rm -f $B/ex.sqlite3
+# $B/gemm-tune tune --shapes tools/fallback_problems.csv --exhaustive --shape-time 20 --db $B/ex.sqlite3 \
+#   --json $OUT/h100_tune_fallback_exhaustive_157c.json --quiet
+# $B/gemm-tune export --db $B/ex.sqlite3 --format csv -o $B/ex.csv && xz -9 -c $B/ex.csv > $OUT/h100_tuning_table_fallback_exhaustive_157c.csv.xz
+# echo "=== done $(date +%T)"
+
+# ===== call 158 (.carry/v158/run.sh): change 147's validation and fallback A/B (894fe40's binaries)
+# #!/usr/bin/env bash
+# # Call 158: change 147 (only tuned problems within distance 2 calibrate the untuned choice), 894fe40's
+# # binaries: the GPU suite, memcheck of the covering subset, selfcheck; then the fallback list through
+# # call 157's seed table (imported) with this gemm-tune (new) and 5b5d10a's (old), alternating, two
+# # rounds; and with no database (new).
+# set -u
+# exec > >(tee -a $OUT/log_158.txt) 2>&1
+# B=/tmp/v158; mkdir -p $B
+# for f in autogemm_gpu_tests gemm-tune gemm-tune-old; do xz -dc .carry/v158/$f.xz > $B/$f; chmod +x $B/$f; done
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# t0=$(date +%s)
+# $B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests_158.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests_158.txt | head -12
+# t0=$(date +%s)
+# AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+#   --gtest_brief=1 > $OUT/memcheck_158.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $OUT/memcheck_158.txt | tail -5
+# rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+# xz -dc docs/results/h100_tuning_table_seed_all_157.csv.xz > $B/seed.csv
+# for v in old new; do
+#   T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old
+#   rm -f $B/db_$v.sqlite3; $T import --db $B/db_$v.sqlite3 $B/seed.csv | tail -1
+# done
+# for r in 1 2; do
+#   order="old new"; [ $r = 2 ] && order="new old"
+#   for v in $order; do
+#     T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old
+#     echo "=== fallback $v r$r $(date +%T)"
+#     AUTOGEMM_DB=$B/db_$v.sqlite3 $T bench --shapes tools/fallback_problems.csv --json $OUT/h100_bench_fallback_${v}_r${r}_158.json > /dev/null 2>&1; echo "rc=$?"
+#   done
+# done
+# rm -f $B/none.sqlite3; AUTOGEMM_DB=$B/none.sqlite3 $B/gemm-tune bench --shapes tools/fallback_problems.csv \
+#   --json $OUT/h100_bench_fallback_nodb_new_158.json > /dev/null 2>&1; echo "nodb rc=$?"
+# echo "=== done $(date +%T)"
