@@ -220,7 +220,9 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   constexpr double kWavefrontsPerFragmentRead = 3.0;
   const double smem_eff = c.is_tma() ? 1.0 : std::min(1.0, fma / (4.0 * kWavefrontsPerFragmentRead * lds));
   const double eff = std::max(0.05, std::min({1.0, inner_eff * std::min(1.0, latency_eff), smem_eff}));
-  const double block_fmas = static_cast<double>(c.bm) * c.bn * k_per_block;  // includes edge waste
+  // Includes edge waste: the tile's overhang of m and n, and K rounded up to whole k-tiles.
+  const double k_tiled = std::ceil(static_cast<double>(k_per_block) / c.bk) * c.bk;
+  const double block_fmas = static_cast<double>(c.bm) * c.bn * k_tiled;
   const double compute_us = busiest_sm_tiles(c, blocks, per_sm, unsplit, m, n, k, device.sm_count) * block_fmas /
                             (device.fma_per_us_per_sm * eff);
 

@@ -243,6 +243,19 @@ TEST(CostModel, ShortRunsOfAKMajorOperandStreamSlower) {
   EXPECT_GT(estimate_us(bk16, 4, 4096, 24, 11008, twelve, d), 1.1 * estimate_us(bk32, 3, 4096, 24, 11008, twelve, d));
 }
 
+TEST(CostModel, KIsComputedInWholeKTiles) {
+  // A block runs ceil(K / BK) k-tiles, the last one zero-filled: at 3000x3000x100 a BK = 32 tile
+  // computes 128 steps, a BK = 8 one 104, and the 64x64x32 sliced tile the model preferred ran 77.7
+  // us where 64x32x8 ran 63.2 (call 157c, docs/perf_notes.md change 148). Where compute bounds the
+  // time, K = 100 costs a BK = 32 tile what K = 128 does and a BK = 8 tile less.
+  const DeviceModel d = device_model(9, 0, 132, 1980000, 2619000, 5120);
+  constexpr KernelConfig bk32{64, 64, 32, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4};
+  constexpr KernelConfig bk8{64, 32, 8, 32, 32, 8, 4, 2, 2, Op::N, Op::N, 4};
+  const SplitChoice none{1, SplitKMode::kNone};
+  EXPECT_DOUBLE_EQ(estimate_us(bk32, 4, 3000, 3000, 100, none, d), estimate_us(bk32, 4, 3000, 3000, 128, none, d));
+  EXPECT_LT(estimate_us(bk8, 9, 3000, 3000, 100, none, d), estimate_us(bk8, 9, 3000, 3000, 128, none, d));
+}
+
 TEST(CostModel, LargerProblemsCostMore) {
   const DeviceModel d = h100_like();
   EXPECT_LT(estimate_us(k128, 1, 1024, 1024, 1024, {1, SplitKMode::kNone}, d),
