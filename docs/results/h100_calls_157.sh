@@ -1,6 +1,6 @@
 # Device calls 157 to 159b (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
 # after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
-# change 147 (158).
+# change 147 (158), change 148 (160).
 # Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
 # carried stripped under .carry/tf32; the two calls ran the same command on two H100 units, the second
 # with the per-k-tile promotion variants added.
@@ -96,4 +96,41 @@ nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader > $OUT/gpu
 # done
 # rm -f $B/none.sqlite3; AUTOGEMM_DB=$B/none.sqlite3 $B/gemm-tune bench --shapes tools/fallback_problems.csv \
 #   --json $OUT/h100_bench_fallback_nodb_new_158.json > /dev/null 2>&1; echo "nodb rc=$?"
+# echo "=== done $(date +%T)"
+
+# ===== call 160 (.carry/v160/run.sh): change 148's validation, the short-K list and the fallback list (6c57a11's binaries)
+# #!/usr/bin/env bash
+# # Call 160: change 148 (the cost model computes K in whole k-tiles), 6c57a11's binaries: the GPU suite,
+# # memcheck of the covering subset, selfcheck; the short-K list tuned --exhaustive (12 s cap) and exported;
+# # the list benchmarked with no database, this gemm-tune (new) and change 147's (old) alternating, two
+# # rounds; the fallback list through call 157's seed table (new).
+# set -u
+# exec > >(tee -a $OUT/log_160.txt) 2>&1
+# B=/tmp/v160; mkdir -p $B
+# for f in autogemm_gpu_tests gemm-tune gemm-tune-old; do xz -dc .carry/v160/$f.xz > $B/$f; chmod +x $B/$f; done
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# t0=$(date +%s)
+# $B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests_160.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests_160.txt | head -12
+# t0=$(date +%s)
+# AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+#   --gtest_brief=1 > $B/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $B/memcheck.txt | tail -5
+# rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+# P=docs/results/short_k_problems_148.csv
+# for r in 1 2; do
+#   order="old new"; [ $r = 2 ] && order="new old"
+#   for v in $order; do
+#     T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old
+#     echo "=== short-K untuned $v r$r $(date +%T)"
+#     rm -f $B/none.sqlite3; AUTOGEMM_DB=$B/none.sqlite3 $T bench --shapes $P --json $OUT/h100_bench_short_k_${v}_r${r}_160.json > /dev/null 2>&1; echo "rc=$?"
+#   done
+# done
+# xz -dc docs/results/h100_tuning_table_seed_all_157.csv.xz > $B/seed.csv
+# rm -f $B/db.sqlite3; $B/gemm-tune import --db $B/db.sqlite3 $B/seed.csv | tail -1
+# AUTOGEMM_DB=$B/db.sqlite3 $B/gemm-tune bench --shapes tools/fallback_problems.csv --json $OUT/h100_bench_fallback_new_160.json > /dev/null 2>&1; echo "fallback rc=$?"
+# echo "=== exhaustive $(date +%T)"
+# rm -f $B/ex.sqlite3
+# $B/gemm-tune tune --shapes $P --exhaustive --shape-time 12 --db $B/ex.sqlite3 --json $OUT/h100_tune_short_k_exhaustive_160.json --quiet | tail -16
+# $B/gemm-tune export --db $B/ex.sqlite3 --format csv -o $B/ex.csv && xz -9 -c $B/ex.csv > $OUT/h100_tuning_table_short_k_exhaustive_160.csv.xz
 # echo "=== done $(date +%T)"
