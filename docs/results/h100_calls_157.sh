@@ -1,4 +1,4 @@
-# Device calls 157 to 159b (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
+# Device calls 157 to 160 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
 # after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
 # change 147 (158), change 148 (160).
 # Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
