@@ -1,6 +1,6 @@
-# Device calls 157 to 160 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
+# Device calls 157 to 161 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
 # after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
-# change 147 (158), change 148 (160).
+# change 147 (158), change 148 (160), measurement 150 (161).
 # Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
 # carried stripped under .carry/tf32; the two calls ran the same command on two H100 units, the second
 # with the per-k-tile promotion variants added.
@@ -133,4 +133,21 @@ nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader > $OUT/gpu
 # rm -f $B/ex.sqlite3
 # $B/gemm-tune tune --shapes $P --exhaustive --shape-time 12 --db $B/ex.sqlite3 --json $OUT/h100_tune_short_k_exhaustive_160.json --quiet | tail -16
 # $B/gemm-tune export --db $B/ex.sqlite3 --format csv -o $B/ex.csv && xz -9 -c $B/ex.csv > $OUT/h100_tuning_table_short_k_exhaustive_160.csv.xz
+# echo "=== done $(date +%T)"
+
+# ===== call 161 (.carry/b161/run.sh): measurement 150, issue 6's targets with 5ef4ac6's gemm-tune and change 121's table
+# #!/usr/bin/env bash
+# # Call 161: issue 6's targets re-measured with this session's gemm-tune (5ef4ac6's library: changes 147-148
+# # touch only the untuned choice) and change 121's tuning table: the seed set twice, the perf set in every layout.
+# set -u
+# exec > >(tee -a $OUT/log_161.txt) 2>&1
+# B=/tmp/b161; mkdir -p $B
+# xz -dc .carry/b161/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# xz -dc docs/results/h100_tuning_table_121.csv.xz > $B/t121.csv
+# $B/gemm-tune import --db $B/t.sqlite3 $B/t121.csv | tail -1
+# for r in 1 2; do
+#   echo "=== seed r$r $(date +%T)"; AUTOGEMM_DB=$B/t.sqlite3 $B/gemm-tune bench --set seed --json $OUT/h100_bench_seed_r${r}_161.json > /dev/null 2>&1; echo "rc=$?"
+# done
+# echo "=== perf $(date +%T)"; AUTOGEMM_DB=$B/t.sqlite3 $B/gemm-tune bench --set perf --layout all --json $OUT/h100_bench_perf_161.json > /dev/null 2>&1; echo "rc=$?"
 # echo "=== done $(date +%T)"
