@@ -63,7 +63,7 @@ inline constexpr int kFallbackNeighbours = 4;
 inline constexpr double kFallbackMaxDistance = 2.0;
 
 /// Every candidate for `problem` by calibrated estimate, cheapest first (rank_heuristic when nothing
-/// was measured). `measured` holds the passed-check measurements of problems with the new
+/// was measured within kFallbackMaxDistance). `measured` holds the passed-check measurements of problems with the new
 /// problem's layout and alignment class on this device. `occupancy(index)` as in rank_heuristic.
 /// Candidates are those of rank_heuristic: parallel split-k only (see split_candidates), with the
 /// instances that read repacked operands (RepackPolicy::kAllowed; priced with their copies, and
