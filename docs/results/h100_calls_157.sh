@@ -1,6 +1,6 @@
-# Device calls 157 to 161 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
+# Device calls 157 to 162 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
 # after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
-# change 147 (158), change 148 (160), measurement 150 (161).
+# change 147 (158), change 148 (160), measurement 150 (161), measurement 151 (162).
 # Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
 # carried stripped under .carry/tf32; the two calls ran the same command on two H100 units, the second
 # with the per-k-tile promotion variants added.
@@ -150,4 +150,19 @@ nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader > $OUT/gpu
 #   echo "=== seed r$r $(date +%T)"; AUTOGEMM_DB=$B/t.sqlite3 $B/gemm-tune bench --set seed --json $OUT/h100_bench_seed_r${r}_161.json > /dev/null 2>&1; echo "rc=$?"
 # done
 # echo "=== perf $(date +%T)"; AUTOGEMM_DB=$B/t.sqlite3 $B/gemm-tune bench --set perf --layout all --json $OUT/h100_bench_perf_161.json > /dev/null 2>&1; echo "rc=$?"
+# echo "=== done $(date +%T)"
+
+# ===== call 162 (.carry/e162/run.sh): measurement 151, large K-major problems tuned --exhaustive and exported
+# #!/usr/bin/env bash
+# # Call 162: measurement 151, large problems with K-major operands: the list tuned --exhaustive (20 s cap)
+# # and exported, so model_check can set each candidate's estimate beside its time (aebf825's gemm-tune).
+# set -u
+# exec > >(tee -a $OUT/log_162.txt) 2>&1
+# B=/tmp/e162; mkdir -p $B
+# xz -dc .carry/e162/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# rm -f $B/ex.sqlite3
+# $B/gemm-tune tune --shapes docs/results/large_kmajor_problems_151.csv --exhaustive --shape-time 20 --db $B/ex.sqlite3 \
+#   --json $OUT/h100_tune_large_kmajor_162.json --quiet | tail -8
+# $B/gemm-tune export --db $B/ex.sqlite3 --format csv -o $B/ex.csv && xz -9 -c $B/ex.csv > $OUT/h100_tuning_table_large_kmajor_162.csv.xz
 # echo "=== done $(date +%T)"
