@@ -219,7 +219,16 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // change 121's tuning, up to 1.76x where its blocks filled every SM; perf_notes.md, change 142).
   constexpr double kWavefrontsPerFragmentRead = 3.0;
   const double smem_eff = c.is_tma() ? 1.0 : std::min(1.0, fma / (4.0 * kWavefrontsPerFragmentRead * lds));
-  const double eff = std::max(0.05, std::min({1.0, inner_eff * std::min(1.0, latency_eff), smem_eff}));
+  // Every k-tile ends in a wait for the next stage and a barrier, about what 48 FFMAs of each thread
+  // take: a thread tile with few FFMAs per k-tile pays it most (8x8 at BK = 8: 512 FFMAs per k-tile,
+  // 9%). The 128x128x8 tile measured 1.40x (`nt`) to 1.8x (`tn`) its estimate at 4096x2048x4096 and
+  // 3072^3 where the BK = 16 TMA tile measured 1.0-1.1x, and the plain model picked it for large
+  // `tn` problems (quality 0.64); with this term those take the TMA tile, and the plain model's
+  // quality over nine tuning tables goes 0.890 -> 0.916 (docs/perf_notes.md, change 153).
+  constexpr double kKTileSyncFfmas = 48.0;
+  const double ktile_fmas = fma * c.bk / c.slices;
+  const double sync_eff = c.is_tma() ? 1.0 : ktile_fmas / (ktile_fmas + kKTileSyncFfmas);
+  const double eff = std::max(0.05, std::min({1.0, inner_eff * std::min(1.0, latency_eff) * sync_eff, smem_eff}));
   // Includes edge waste: the tile's overhang of m and n, and K rounded up to whole k-tiles.
   const double k_tiled = std::ceil(static_cast<double>(k_per_block) / c.bk) * c.bk;
   const double block_fmas = static_cast<double>(c.bm) * c.bn * k_tiled;
