@@ -1,6 +1,6 @@
-# Device calls 157 to 162 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
+# Device calls 157 to 164b (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
 # after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
-# change 147 (158), change 148 (160), measurement 150 (161), measurement 151 (162).
+# change 147 (158), change 148 (160), measurement 150 (161), measurement 151 (162), measurement 152 (163), change 153 (164, 164b).
 # Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
 # carried stripped under .carry/tf32; the two calls ran the same command on two H100 units, the second
 # with the per-k-tile promotion variants added.
@@ -166,3 +166,68 @@ nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader > $OUT/gpu
 #   --json $OUT/h100_tune_large_kmajor_162.json --quiet | tail -8
 # $B/gemm-tune export --db $B/ex.sqlite3 --format csv -o $B/ex.csv && xz -9 -c $B/ex.csv > $OUT/h100_tuning_table_large_kmajor_162.csv.xz
 # echo "=== done $(date +%T)"
+
+# ===== call 163 (.carry/p163/run.sh): measurement 152, the 128x128x8 tile forced and profiled (run three times:
+# the first import was refused for min > median, the second profiled nothing under a kernel-name filter that
+# did not match; this is the third form)
+# #!/usr/bin/env bash
+# # Call 163: measurement 152, the 128x128x8 8x8 tile forced (a one-row database per problem,
+# # docs/results/kmajor_forced_152.csv) on 4096x2048x4096 tn and nt and 3072^3 tn: bench, then Nsight
+# # Compute of one launch of each (speed of light, memory workload, warp states).
+# set -u
+# exec > >(tee -a $OUT/log_163.txt) 2>&1
+# B=/tmp/p163; mkdir -p $B
+# xz -dc .carry/p163/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# rm -f $B/f.sqlite3; $B/gemm-tune import --db $B/f.sqlite3 docs/results/kmajor_forced_152.csv | tail -1
+# AUTOGEMM_DB=$B/f.sqlite3 $B/gemm-tune bench --shapes docs/results/kmajor_forced_problems_152.csv --max-reps 20 \
+#   --json $OUT/h100_bench_kmajor_forced_163.json 2>&1 | tail -5
+# i=0
+# while IFS=, read ta tb m n k; do
+#   [ "$ta" = transa ] && continue
+#   i=$((i+1)); printf "transa,transb,m,n,k\n%s,%s,%s,%s,%s\n" $ta $tb $m $n $k > $B/one.csv
+#   echo "=== ncu $ta$tb $m x $n x $k $(date +%T)"
+#   AUTOGEMM_DB=$B/f.sqlite3 timeout 150 ncu --kernel-name regex:simt_sgemm --launch-skip 2 --launch-count 1 \
+#     --section SpeedOfLight --section MemoryWorkloadAnalysis --section WarpStateStats \
+#     $B/gemm-tune bench --shapes $B/one.csv --max-reps 3 > $OUT/h100_ncu_kmajor_${i}_163.txt 2>&1; echo "rc=$?"
+# done < docs/results/kmajor_forced_problems_152.csv
+# echo "=== done $(date +%T)"
+
+# ===== call 164 (.carry/v164/run.sh): change 153's validation and A/B (cc797cf's binaries)
+# #!/usr/bin/env bash
+# # Call 164: change 153 (each k-tile's sync charged), cc797cf's binaries: the GPU suite, memcheck of the covering
+# # subset, selfcheck; with no database, call 162's large K-major list and the short-K list, this gemm-tune (new) and
+# # change 148's (old) alternating, two rounds; the fallback list through call 157's seed table (new).
+# set -u
+# exec > >(tee -a $OUT/log_164.txt) 2>&1
+# B=/tmp/v164; mkdir -p $B
+# for f in autogemm_gpu_tests gemm-tune gemm-tune-old; do xz -dc .carry/v164/$f.xz > $B/$f; chmod +x $B/$f; done
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# t0=$(date +%s)
+# $B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests_164.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests_164.txt | head -12
+# t0=$(date +%s)
+# AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+#   --gtest_brief=1 > $B/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $B/memcheck.txt | tail -5
+# rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+# for P in large_kmajor_problems_151 short_k_problems_148; do
+#   for r in 1 2; do
+#     order="old new"; [ $r = 2 ] && order="new old"
+#     for v in $order; do
+#       T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old
+#       echo "=== $P untuned $v r$r $(date +%T)"
+#       rm -f $B/none.sqlite3; AUTOGEMM_DB=$B/none.sqlite3 $T bench --shapes docs/results/$P.csv --max-reps 20 \
+#         --json $OUT/h100_bench_${P%_*}_${v}_r${r}_164.json > /dev/null 2>&1; echo "rc=$?"
+#     done
+#   done
+# done
+# xz -dc docs/results/h100_tuning_table_seed_all_157.csv.xz > $B/seed.csv
+# rm -f $B/db.sqlite3; $B/gemm-tune import --db $B/db.sqlite3 $B/seed.csv | tail -1
+# AUTOGEMM_DB=$B/db.sqlite3 $B/gemm-tune bench --shapes tools/fallback_problems.csv --json $OUT/h100_bench_fallback_new_164.json > /dev/null 2>&1; echo "fallback rc=$?"
+# echo "=== done $(date +%T)"
+
+# ===== call 164b (command line, the same warm machine): the short-K A/B again, its files stored as *_164b.json
+# B=/tmp/v164; P=short_k_problems_148; for r in 1 2; do order="old new"; [ $r = 2 ] && order="new old"; for v in $order; do
+#   T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old; rm -f $B/none.sqlite3; AUTOGEMM_DB=$B/none.sqlite3 $T bench \
+#   --shapes docs/results/$P.csv --max-reps 20 --json $OUT/h100_bench_short_k_${v}_r${r}_164b.json > /dev/null 2>&1; done; done
