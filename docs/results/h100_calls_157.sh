@@ -1,6 +1,6 @@
-# Device calls 157 to 164b (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
+# Device calls 157 to 165 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
 # after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
-# change 147 (158), change 148 (160), measurement 150 (161), measurement 151 (162), measurement 152 (163), change 153 (164, 164b).
+# change 147 (158), change 148 (160), measurement 150 (161), measurement 151 (162), measurement 152 (163), change 153 (164, 164b), measurement 154 (165).
 # Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
 # carried stripped under .carry/tf32; the two calls ran the same command on two H100 units, the second
 # with the per-k-tile promotion variants added.
@@ -231,3 +231,22 @@ nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader > $OUT/gpu
 # B=/tmp/v164; P=short_k_problems_148; for r in 1 2; do order="old new"; [ $r = 2 ] && order="new old"; for v in $order; do
 #   T=$B/gemm-tune; [ $v = old ] && T=$B/gemm-tune-old; rm -f $B/none.sqlite3; AUTOGEMM_DB=$B/none.sqlite3 $T bench \
 #   --shapes docs/results/$P.csv --max-reps 20 --json $OUT/h100_bench_short_k_${v}_r${r}_164b.json > /dev/null 2>&1; done; done
+
+# ===== call 165 (.carry/t165/run.sh): measurement 154, the seed set tuned from empty with cc797cf's gemm-tune
+# #!/usr/bin/env bash
+# # Call 165: measurement 154, the seed set tuned from an empty database with cc797cf's gemm-tune (the tuner
+# # orders its candidates by the cost model, which changes 148 and 153 moved), then benchmarked twice; the
+# # tuned table exported.
+# set -u
+# exec > >(tee -a $OUT/log_165.txt) 2>&1
+# B=/tmp/t165; mkdir -p $B
+# xz -dc .carry/t165/gemm-tune.xz > $B/gemm-tune; chmod +x $B/gemm-tune
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# rm -f $B/s.sqlite3; t0=$(date +%s)
+# $B/gemm-tune tune --set seed --db $B/s.sqlite3 --json $OUT/h100_tune_seed_165.json --quiet | tail -14
+# echo "tune took $(( $(date +%s) - t0 )) s"
+# for r in 1 2; do
+#   AUTOGEMM_DB=$B/s.sqlite3 $B/gemm-tune bench --set seed --json $OUT/h100_bench_seed_tuned_r${r}_165.json > /dev/null 2>&1; echo "bench r$r rc=$?"
+# done
+# $B/gemm-tune export --db $B/s.sqlite3 --format csv -o $B/s.csv && xz -9 -c $B/s.csv > $OUT/h100_tuning_table_seed_165.csv.xz
+# echo "=== done $(date +%T)"
