@@ -67,6 +67,13 @@ std::vector<NeighbourMeasurement> with_borrowed_shapes(std::vector<NeighbourMeas
   return own;
 }
 
+std::vector<NeighbourMeasurement> class_neighbours(
+    const std::function<std::vector<NeighbourMeasurement>(int align)>& rows_of_class, int align,
+    const std::function<size_t(const KernelInstance&)>& local_bytes) {
+  auto borrowed = credit_to_twins(rows_of_class(align == 4 ? 1 : 4), align, local_bytes);
+  return with_borrowed_shapes(rows_of_class(align), borrowed);
+}
+
 std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits,
                                                const DeviceModel& model, const std::function<int(size_t)>& occupancy,
                                                const std::vector<NeighbourMeasurement>& measured) {

@@ -51,6 +51,14 @@ std::vector<NeighbourMeasurement> credit_to_twins(
 std::vector<NeighbourMeasurement> with_borrowed_shapes(std::vector<NeighbourMeasurement> own,
                                                        const std::vector<NeighbourMeasurement>& borrowed);
 
+/// The fallback's neighbours for a problem of alignment class `align`: the rows `rows_of_class`
+/// gives for that class, plus the other class's (4 <-> 1) credited to twins (credit_to_twins with
+/// `local_bytes`, with_borrowed_shapes). The runtime's neighbour_measurements (tuned_lookup.hpp)
+/// reads a class's rows from its databases, tools/model_check from a tuning table.
+std::vector<NeighbourMeasurement> class_neighbours(
+    const std::function<std::vector<NeighbourMeasurement>(int align)>& rows_of_class, int align,
+    const std::function<size_t(const KernelInstance&)>& local_bytes = {});
+
 /// How many tuned problems inform a choice.
 inline constexpr int kFallbackNeighbours = 4;
 

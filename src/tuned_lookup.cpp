@@ -158,9 +158,9 @@ std::vector<NeighbourMeasurement> neighbour_measurements(const std::vector<std::
   }
   // Built outside the lock (tuned_measurements takes it); kept only if no database was forgotten
   // meanwhile, so a list built from rows read before a write is never cached.
-  auto rows = with_borrowed_shapes(tuned_measurements(paths, device, transa, transb, align),
-                                   credit_to_twins(tuned_measurements(paths, device, transa, transb, align == 4 ? 1 : 4),
-                                                   align, query_local_bytes));
+  auto rows = class_neighbours(
+      [&](int class_align) { return tuned_measurements(paths, device, transa, transb, class_align); }, align,
+      query_local_bytes);
   std::lock_guard lock(s.mutex);
   if (s.generation == generation) s.measurements.emplace(key, rows);
   return rows;

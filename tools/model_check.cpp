@@ -85,10 +85,9 @@ std::vector<autogemm::NeighbourMeasurement> fallback_neighbours(const std::vecto
     const auto it = kernels.find(std::string(k.name));
     return it == kernels.end() ? size_t{0} : it->second.local_bytes;
   };
-  return autogemm::with_borrowed_shapes(
-      autogemm::class_measurements(device_rows, pk.transa, pk.transb, pk.align),
-      autogemm::credit_to_twins(autogemm::class_measurements(device_rows, pk.transa, pk.transb, pk.align == 4 ? 1 : 4),
-                                pk.align, local_bytes));
+  return autogemm::class_neighbours(
+      [&](int align) { return autogemm::class_measurements(device_rows, pk.transa, pk.transb, align); }, pk.align,
+      local_bytes);
 }
 
 struct Priced {

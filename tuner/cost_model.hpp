@@ -1,7 +1,8 @@
 // Analytical cost model of one (instance, split-k) choice on one device: waves over the SMs and their
 // quantization, occupancy, tile efficiency at the edges (K in whole k-tiles), shared-memory
 // instructions and bandwidth, the cost of each copy by its width, each k-tile's sync, memory
-// traffic, its run lengths and the bytes kept in flight, split-k reduction cost. It ranks candidates; it does not replace measuring them.
+// traffic, its run lengths and the bytes kept in flight, split-k reduction cost. It ranks
+// candidates; it does not replace measuring them.
 // Used by the runtime's untuned fallback and by the tuner's pruning.
 #pragma once
 

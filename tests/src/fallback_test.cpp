@@ -3,6 +3,8 @@
 // kFallbackMaxDistance, and is the plain cost model when nothing was tuned that near.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "fallback.hpp"
 #include "registry.hpp"
 
@@ -113,7 +115,8 @@ TEST(Fallback, FarNeighboursDoNotCalibrate) {
   EXPECT_EQ(c.kernel, model_pick.kernel);
   EXPECT_EQ(c.split.splits, model_pick.split.splits);
   // The same measurements at 2048 x 1024 x 1024 (distance 1) are followed.
-  const KernelChoice near = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, measured_at(2048, 1024, 1024));
+  const KernelChoice near =
+      choose_with_neighbours(p, h100_limits(), h100_model(), one_block, measured_at(2048, 1024, 1024));
   EXPECT_EQ(near.kernel, favourite);
 }
 
@@ -130,9 +133,10 @@ TEST(Fallback, ClassMeasurementsKeepTheClassesPassedRows) {
     return e;
   };
   const std::string name(nn4->name);
-  const std::vector<db::Entry> entries = {entry('n', 'n', 4, name, true, "parallel"), entry('n', 'n', 4, name, false, "none"),
-                                          entry('n', 't', 4, name, true, "none"), entry('n', 'n', 1, name, true, "none"),
-                                          entry('n', 'n', 4, "not_a_kernel", true, "none")};
+  const std::vector<db::Entry> entries = {
+      entry('n', 'n', 4, name, true, "parallel"), entry('n', 'n', 4, name, false, "none"),
+      entry('n', 't', 4, name, true, "none"),     entry('n', 'n', 1, name, true, "none"),
+      entry('n', 'n', 4, "not_a_kernel", true, "none")};
   const auto rows = class_measurements(entries, 'n', 'n', 4);
   ASSERT_EQ(rows.size(), 1u);
   EXPECT_EQ(rows[0].kernel, name);
@@ -242,6 +246,39 @@ TEST(Fallback, ATwinThatSpillsMoreIsNotCredited) {
   ASSERT_EQ(credited.size(), aligned.size() - 1);
   for (const auto& x : credited) EXPECT_NE(x.kernel, spiller);
   EXPECT_EQ(credit_to_twins(aligned, 1).size(), aligned.size());  // no sizes given: every twin borrows
+}
+
+// The runtime and tools/model_check build a class's neighbours through class_neighbours: its own
+// rows, plus the other class's credited to twins for shapes its own class did not tune.
+TEST(Fallback, ClassNeighboursBorrowTheOtherClassesShapes) {
+  std::vector<const KernelInstance*> twins;  // align4 instances with a compiled align1 twin
+  for (const auto& k : kernel_registry()) {
+    KernelConfig t = k.config;
+    t.align = 1;
+    if (k.config.align == 4 && is_valid(t) && find_kernel(kernel_name(t)) != nullptr) twins.push_back(&k);
+  }
+  ASSERT_GE(twins.size(), 2u);
+  auto twin_of = [](const KernelInstance* k) {
+    KernelConfig t = k->config;
+    t.align = 1;
+    return kernel_name(t);
+  };
+  std::vector<int> asked;
+  auto rows_of_class = [&](int align) {
+    asked.push_back(align);
+    return align == 1 ? std::vector<NeighbourMeasurement>{{64, 64, 64, twin_of(twins[0]), {1, SplitKMode::kNone}, 5.0}}
+                      : std::vector<NeighbourMeasurement>{
+                            {64, 64, 64, std::string(twins[1]->name), {1, SplitKMode::kNone}, 9.0},
+                            {128, 64, 64, std::string(twins[1]->name), {1, SplitKMode::kNone}, 7.0}};
+  };
+  const auto rows = class_neighbours(rows_of_class, 1);
+  std::sort(asked.begin(), asked.end());  // either class may be read first
+  EXPECT_EQ(asked, (std::vector<int>{1, 4}));
+  ASSERT_EQ(rows.size(), 2u);  // 64^3 keeps its own row; 128x64x64 is borrowed, credited to the twin
+  EXPECT_EQ(rows[0].kernel, twin_of(twins[0]));
+  EXPECT_EQ(rows[1].m, 128);
+  EXPECT_EQ(rows[1].kernel, twin_of(twins[1]));
+  EXPECT_EQ(rows[1].median_us, 7.0);
 }
 
 TEST(Fallback, OwnClassShapesKeepTheirRowsOtherShapesAreBorrowed) {
