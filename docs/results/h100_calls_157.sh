@@ -1,6 +1,6 @@
-# Device calls 157 to 165 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
+# Device calls 157 to 166 (session of 2026-11-26 (7)): experiment 145 (calls 159, 159b: the session's first two, numbered
 # after the others because call 145 was already the previous session's re-bench), measurement 146 (157, 157b, 157c),
-# change 147 (158), change 148 (160), measurement 150 (161), measurement 151 (162), measurement 152 (163), change 153 (164, 164b), measurement 154 (165).
+# change 147 (158), change 148 (160), measurement 150 (161), measurement 151 (162), measurement 152 (163), change 153 (164, 164b), measurement 154 (165), the review commit (166).
 # Calls 159 and 159b: experiment 145, error-compensated TF32 tensor cores on target 3's shapes. The tool was built here (build/h100c, target tf32x3_bound: sm_90a) and
 # carried stripped under .carry/tf32; the two calls ran the same command on two H100 units, the second
 # with the per-k-tile promotion variants added.
@@ -249,4 +249,27 @@ nvidia-smi --query-gpu=name,uuid,driver_version --format=csv,noheader > $OUT/gpu
 #   AUTOGEMM_DB=$B/s.sqlite3 $B/gemm-tune bench --set seed --json $OUT/h100_bench_seed_tuned_r${r}_165.json > /dev/null 2>&1; echo "bench r$r rc=$?"
 # done
 # $B/gemm-tune export --db $B/s.sqlite3 --format csv -o $B/s.csv && xz -9 -c $B/s.csv > $OUT/h100_tuning_table_seed_165.csv.xz
+# echo "=== done $(date +%T)"
+
+# ===== call 166 (.carry/v166/run.sh): the review commit ec21cb2's validation
+# #!/usr/bin/env bash
+# # Call 166: the review commit ec21cb2 (class_neighbours, one composition of a class's fallback neighbours for the runtime
+# # and model_check): the GPU suite, memcheck of the covering subset, selfcheck; the fallback list through call 157's seed
+# # table, whose picks should be call 164's.
+# set -u
+# exec > >(tee -a $OUT/log_166.txt) 2>&1
+# B=/tmp/v166; mkdir -p $B
+# for f in autogemm_gpu_tests gemm-tune; do xz -dc .carry/v166/$f.xz > $B/$f; chmod +x $B/$f; done
+# nvidia-smi --query-gpu=name,uuid,driver_version,clocks.current.sm,power.draw,temperature.gpu --format=csv
+# t0=$(date +%s)
+# $B/autogemm_gpu_tests --gtest_brief=1 > $OUT/gpu_tests_166.txt 2>&1; echo "gpu suite rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|FAILED" $OUT/gpu_tests_166.txt | head -12
+# t0=$(date +%s)
+# AUTOGEMM_TEST_SANITIZER=1 timeout 200 compute-sanitizer --tool memcheck --error-exitcode 1 $B/autogemm_gpu_tests \
+#   --gtest_brief=1 > $B/memcheck.txt 2>&1; echo "memcheck rc=$? after $(( $(date +%s) - t0 )) s"
+# grep -E "tests from|PASSED|SKIPPED \]|FAILED|ERROR SUMMARY" $B/memcheck.txt | tail -5
+# rm -f /tmp/sc.sqlite3; AUTOGEMM_DB=/tmp/sc.sqlite3 $B/gemm-tune selfcheck 2>&1 | tail -1
+# xz -dc docs/results/h100_tuning_table_seed_all_157.csv.xz > $B/seed.csv
+# rm -f $B/db.sqlite3; $B/gemm-tune import --db $B/db.sqlite3 $B/seed.csv | tail -1
+# AUTOGEMM_DB=$B/db.sqlite3 $B/gemm-tune bench --shapes tools/fallback_problems.csv --json $OUT/h100_bench_fallback_166.json > /dev/null 2>&1; echo "fallback rc=$?"
 # echo "=== done $(date +%T)"
