@@ -10,17 +10,9 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// An experiment may give the 16-byte copies an L2 prefetch size of 256 bytes (a miss fetches that
-// many into L2, as stream_load.cuh's loads do); the library's instances have none (experiment 123).
-#ifdef AUTOGEMM_EXPERIMENT_CP_ASYNC_L2_256B
-#define AUTOGEMM_CP_ASYNC_PREFETCH ".L2::256B"
-#else
-#define AUTOGEMM_CP_ASYNC_PREFETCH ""
-#endif
-
 /// Copies `src_bytes` (0..16) of a 16-byte vector and zero-fills the rest. Bypasses L1 (.cg).
 __device__ __forceinline__ void cp_async_16(void* dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global" AUTOGEMM_CP_ASYNC_PREFETCH " [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)),
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr(dst)),
                "l"(src), "r"(src_bytes));
 }
 

@@ -1,6 +1,6 @@
 // Inputs of decisions taken on every launch (programmatic dependent launch, access policy windows):
 // a device attribute of the current device, read from the driver once per device and cached, and
-// the environment switches that turn such a launch feature off for diagnosis.
+// the switches that turn such a launch feature off in a diagnostics build.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,18 +33,23 @@ int current_device_attribute() {
   return static_cast<int>(v - 1);
 }
 
-/// False when the environment variable `name` is "0" (a diagnostic switch that turns a launch feature
-/// off to measure what it gains), else true. Callers read it once and keep the answer.
+/// Whether a launch feature is on. Builds with AUTOGEMM_LAUNCH_DIAGNOSTICS read the environment
+/// variable `name`: "0" turns the feature off, to measure what it gains. Other builds never read the
+/// environment here, so no variable can change what the library launches. Callers read it once.
 inline bool launch_feature_enabled(const char* name) {
+#ifdef AUTOGEMM_LAUNCH_DIAGNOSTICS
   const char* v = std::getenv(name);
   return v == nullptr || std::string_view(v) != "0";
+#else
+  (void)name;
+  return true;
+#endif
 }
 
 /// Whether a launch may be a programmatic dependent of the previous kernel in its stream (sm_90+):
 /// its blocks start as the previous grid's blocks exit, and the kernel waits (griddepcontrol.wait)
 /// for that grid's completion and memory before reading what it wrote (KernelLaunch::after_previous_kernel,
-/// launch_config.hpp). AUTOGEMM_PDL=0 turns it off (a diagnostic that measures what the overlap
-/// gains; docs/perf_notes.md, changes 11 and 58).
+/// launch_config.hpp). AUTOGEMM_PDL=0 turns it off in a diagnostics build.
 inline bool programmatic_launch_enabled() {
   static const bool allowed = launch_feature_enabled("AUTOGEMM_PDL");
   return allowed && current_device_attribute<cudaDevAttrComputeCapabilityMajor>() >= 9;

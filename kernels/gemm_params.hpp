@@ -15,7 +15,7 @@ enum class SplitKMode : int {
 
 /// Leading dimension of the parallel split-k partials (splits x n columns of this many floats): m
 /// rounded up to 4, so every column starts 16-byte aligned and the GEMM epilogue can store float4s
-/// (docs/perf_notes.md, change 53). The GEMM, the reduction kernel and the workspace size use it.
+/// (X-major-A tiles). The GEMM, the reduction kernel and the workspace size use it.
 __host__ __device__ constexpr int64_t partial_ld(int m) { return (static_cast<int64_t>(m) + 3) / 4 * 4; }
 /// Floats by which residue r of a residue instance (KernelConfig::residues) starts past a 16-byte
 /// boundary, (r·lda) mod 4: residues of K (M-major A) start that many rows early, residues of M
@@ -50,7 +50,7 @@ struct GemmParams {
   // Read by the launch: launch as a programmatic dependent of the previous kernel in the stream (the
   // operand repack that wrote this launch's A or B, or the caller's last kernel; the kernel waits
   // for its completion at its first instruction, so nothing is read or written before it). run()
-  // sets it for every launch (docs/perf_notes.md, changes 130 and 132).
+  // sets it for every launch: 1.0-1.2 us less per call behind another kernel (256^3 on the H100).
   bool after_previous_kernel = false;
   // Read by the launch: the workspace holds a streamed tail's slots (partials) and zeroed counters
   // (semaphores), so a TMA launch may run its partial last wave as one (StreamKTail; run() sets it).

@@ -21,7 +21,7 @@ struct PipelineChoice {
 /// tiles (128x16, 16x128) for outputs a few columns or rows wide (M <= 32 row-major problems), where
 /// a 32-wide tile computes mostly zeros, and 96- and 192-wide tiles (8x12 thread tiles) whose wave
 /// counts fit multiples of 3 such as 3072 (3072^3 with 128x192: 384 tiles, 2.9 waves of 132 blocks,
-/// where 128x64 at 2 or 128x128 at 1 block per SM run 4.4 waves; docs/perf_notes.md, change 29).
+/// where 128x64 at 2 or 128x128 at 1 block per SM run 4.4 waves).
 inline constexpr TileShape kTileShapes[] = {
     {32, 32, 32, 16, 4, 4},    {32, 64, 32, 32, 4, 8},   {64, 32, 32, 32, 8, 4},    {64, 64, 32, 32, 4, 8},
     {64, 64, 64, 32, 8, 8},    {128, 32, 32, 32, 8, 4},  {32, 128, 32, 32, 4, 8},   {128, 64, 64, 32, 8, 8},
@@ -32,7 +32,8 @@ inline constexpr TileShape kTileShapes[] = {
 
 /// K depth, cp.async stages and __launch_bounds__ min blocks tried with every tile shape. {16, 3, 4}
 /// caps 128-thread 8x8 tiles at 128 registers so 4 blocks (16 warps) share an SM instead of 3
-/// (docs/perf_notes.md, change 4); the validity rule drops it where the cap cannot hold the tile.
+/// (at 3 blocks of 168 registers, 24% of issue cycles are empty); the validity rule drops it where
+/// the cap cannot hold the tile.
 inline constexpr PipelineChoice kPipelineChoices[] = {
     {8, 2, 2}, {8, 4, 1}, {16, 3, 1}, {16, 5, 2}, {32, 3, 1}, {16, 3, 4},
 };
@@ -41,13 +42,12 @@ inline constexpr PipelineChoice kPipelineChoices[] = {
 /// each with its one pipeline, whose min blocks cap registers at 128 so that 16 warps share an SM.
 /// Two slices share one block's shared tiles, so an SM holds those 16 warps with half the shared
 /// memory unsliced blocks would need: 512x3072x3072 ran 230.2 -> 222.0 us with the 64x64 8x8 tile
-/// at 4 blocks per SM (docs/perf_notes.md, change 31). 4 slices were never the best in that run.
+/// at 4 blocks per SM. 4 slices are never the best there, so none are compiled.
 /// The 64x64 8x8 tile also at 3 blocks per SM (170 registers, 12 warps): its `nn` twin does not
-/// spill there, and it ran nn 128x128x32768 2% faster than any other instance (perf_notes.md).
+/// spill there, and it ran nn 128x128x32768 2% faster than any other instance.
 /// `scalar_class`: also compiled with 4-byte copies (align1) — the tiles whose scalar twins do not
-/// spill since the loaders' edge path stopped holding registers (perf_notes.md, changes 36 and 37:
-/// 127x3001x1531 0.2-5.5% faster with them); the 8x8 tiles at the 128-register cap still spill 28-76
-/// bytes there (docs/results/sm90_ptxas_registers_sliced_scalar.csv).
+/// spill, the loaders' edge path holding no registers across the main loop (127x3001x1531 0.2-5.5%
+/// faster with them); the 8x8 tiles at the 128-register cap spill 28-76 bytes there (ptxas, sm_90).
 struct SlicedTile {
   TileShape tile;
   int slices;
@@ -64,7 +64,7 @@ inline constexpr SlicedTile kSlicedTiles[] = {
 /// Residue instances (KernelConfig::residues): `nt_align4` residues of K for an M-major A, `tt_align4`
 /// residues of M for a K-major A, of the aligned tiles that ran 128x3004x1532 (127x3001x1531's
 /// aligned twin) fastest, 4 splits of 32x128x32 in `nn`/`nt` and the 64x64 8x8 sliced tile in `tt`
-/// (docs/results/h100_reduce_ab_78c.txt), and the two 8x8 tiles the scalar class runs that problem
+/// (tuned on the H100), and the two 8x8 tiles the scalar class runs that problem
 /// with. A few instances, not a grid: each is one more compilation, and they serve only problems
 /// whose A has a leading dimension that is not a multiple of 4.
 struct ResidueTile {
@@ -89,8 +89,8 @@ struct GemvShape {
 inline constexpr GemvShape kGemvShapes[] = {{8, 8}, {16, 8}, {32, 4}, {64, 2}, {64, 8}, {128, 8}};
 
 /// TMA instances (family kTma, layouts `nt` and `nn`, align 4, one block of 256 compute threads and a
-/// copy warpgroup per SM): the 8x16 tiles that ran 4096^3 fastest in experiment 87 (docs/perf_notes.md;
-/// 256x128x16 with 4 stages 2563 us, with 6 stages 2738, at BK 32 with 3 stages 2704) and the
+/// copy warpgroup per SM): the 8x16 tiles that run 4096^3 fastest on the H100 (256x128x16 with
+/// 4 stages 2563 us, with 6 stages 2738, at BK 32 with 3 stages 2704) and the
 /// 128x256 transpose of the winner. In `nn` the validity rule keeps only the tiles whose B column
 /// a copy thread can hold (256x128x16). Only builds for sm_90a compile them (AUTOGEMM_TMA_INSTANCES).
 struct TmaTile {

@@ -57,9 +57,9 @@ inline constexpr int kResidues = 4;
 /// barriers. A is M-major (op_a N, as TMA lays boxes out); B is N-major (`nt`, a TMA box too) or
 /// K-major (`nn`: each copy thread loads one column of B's tile with 16-byte loads and stores it
 /// transposed into the same X-major stage, so the compute code is the same and `nn` needs no
-/// repack of B, docs/perf_notes.md, change 93). Other layouts repack A.
+/// repack of B). Other layouts repack A.
 /// The 256x128x16 8x16 tile ran 4096^3 in 2563 us against 2752 for the best kGemm instance
-/// (docs/perf_notes.md, experiment 87).
+/// (docs/decisions.md, TMA family on sm_90a).
 enum class Family : int { kGemm = 0, kGemv = 1, kTma = 2 };
 
 /// TMA instances: the copy warpgroup's threads, and the registers it keeps and the compute threads
@@ -99,18 +99,18 @@ struct KernelConfig {
   // Sliced K: `slices` groups of warps each cover the whole block tile and take 1 / slices of every
   // BK step; their accumulators are added through shared memory before the epilogue. More warps per
   // block for the same tile and shared tiles: an SM holds 16 warps of a 64x64 8x8 tile with 4 blocks'
-  // shared memory instead of 8 (docs/perf_notes.md, change 31; fewer split-k partials, the motivation,
-  // paid only where the tile does not spill).
+  // shared memory instead of 8, so fewer split-k partials are needed (which pays only where the tile
+  // does not spill; docs/decisions.md, sliced K).
   int slices = 1;
   // Residue classes (1 or kResidues) of an aligned instance that also runs problems whose A has a
   // leading dimension that is not a multiple of 4 (the scalar class's 4-byte copies of A cost
   // 127x3001x1531 ~10%). Two kinds, by A's layout:
-  // - residues of K (`nt_align4`, M-major A; docs/perf_notes.md, change 79): the columns k = 4q + r
+  // - residues of K (`nt_align4`, M-major A): the columns k = 4q + r
   //   of A form, for each r, a matrix with leading dimension 4·lda, whose base is 16-byte aligned
   //   once it starts (r·lda) mod 4 rows early; the instance reads residue r as that aligned operand,
   //   the extra rows' products landing in output rows the reduction skips. The planes of the four
   //   residues add up to C (launch_residue_reduce).
-  // - residues of M (`tt_align4`, K-major A; change 83): the rows i = 4p + r of A form, for each r,
+  // - residues of M (`tt_align4`, K-major A): the rows i = 4p + r of A form, for each r,
   //   a K-major matrix with leading dimension 4·lda whose rows start (r·lda) mod 4 columns past a
   //   16-byte boundary; the instance reads it from that boundary, its first tile's foreign columns
   //   zeroed in both operands (TransposingLoader and OperandLoader `head`). Residue r computes the
@@ -137,10 +137,10 @@ struct KernelConfig {
   /// loaded into registers (16-byte vectors along K) one tile ahead and stored transposed, so the
   /// main loop reads it X-major, without the register-bank conflicts of K-major fragments. Its one
   /// tile of lookahead must hide a load behind the tile's FFMAs (tm·tn·bk / slices per thread):
-  /// measured on the H100 (docs/perf_notes.md, change 56), a K-major A pays from 1024 of them
+  /// measured on the H100, a K-major A pays from 1024 of them
   /// (1000^3 `tn` 66.8 -> 64.9 us, `tt` 66.2 -> 62.5), a K-major B of `nn` only from 2048 (the 12x8,
   /// 8x16 and 128x128 8x8 tiles 3-4% faster, 3072^3 1220 -> 1176 us; smaller tiles 2-33% slower).
-  /// Aligned copies only: the scalar class, 4 scalar loads per vector, ran slower (experiment 57).
+  /// Aligned copies only: the scalar class, 4 scalar loads per vector, runs 1.5-1.8% slower that way.
   constexpr int ffmas_per_tile() const { return tm * tn * bk / slices; }
   constexpr bool transposes_a() const { return a_is_k_major(op_a) && transposable() && ffmas_per_tile() >= 1024; }
   constexpr bool transposes_b() const { return b_is_k_major(op_b) && transposable() && ffmas_per_tile() >= 2048; }
@@ -149,8 +149,8 @@ struct KernelConfig {
   /// copies element by element anyway, so its 4-byte cp.async of a K-major tile can write each element
   /// straight into an X-major shared tile (rows X + kCopyTransposePad apart), which the main loop
   /// reads as it reads `nt` tiles. Each copy instruction covers 8 consecutive k (one 32-byte sector)
-  /// of 4 adjacent rows, as cuBLAS's scalar kernels do (docs/perf_notes.md, experiments 64-65c,
-  /// change 73: the K-major scalar tiles 2-16% faster); that needs threads / 8 rows per pass to divide X.
+  /// of 4 adjacent rows, as cuBLAS's scalar kernels do (the K-major scalar tiles 2-16% faster); that
+  /// needs threads / 8 rows per pass to divide X.
   constexpr bool copy_transposes_a() const { return a_is_k_major(op_a) && copy_transposable(bm); }
   constexpr bool copy_transposes_b() const { return b_is_k_major(op_b) && copy_transposable(bn); }
   constexpr bool copy_transposable(int x) const {

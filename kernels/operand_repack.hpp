@@ -1,6 +1,6 @@
 // Host launcher of the operand repacking copy: a K-major GEMM operand transposed into an X-major,
 // 16-byte aligned buffer, so that a kernel of the faster X-major layout can run the problem
-// (operation.hpp, RepackPlan; docs/perf_notes.md, change 24).
+// (operation.hpp, RepackPlan; docs/decisions.md, operand repacking).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -90,8 +90,7 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
 /// even when X cuts the thread's vector, each copy cut to the thread's bytes inside X. Otherwise a
 /// tile whose X extent is not a multiple of 4 (n = 127 against a 128-wide tile) sends the lane that
 /// holds the cut vector down the edge path on every k-tile, which serialises its warp: 127x3001x1531
-/// ran 8.5% more instructions at 29.7 active threads per warp than its aligned twin (ncu,
-/// docs/perf_notes.md change 79).
+/// runs 8.5% more instructions at 29.7 active threads per warp than its aligned twin (ncu).
 /// kMaskHead (with kEdgeBytesInFastPath; B of residues of M, KernelConfig::residues_of_m): `g` is
 /// `head` rows (at most 3) above the operand's row 0, the rows the first tile (k0 = 0) must hold as
 /// zeros: their copies are 0-byte copies, which read nothing.
@@ -159,10 +158,9 @@ class OperandLoader {
       }
       // Edge tile: the same pointer walk, each copy cut to its bytes inside X and this split's K.
       // Copy `it` lies in range iff it < live (K-major: its rows inside X; X-major: its k rows
-      // before k_end), one compare with a constant per copy. The general path this replaced
-      // (load_operand_tile) recomputed every copy's indices, and the compiler kept that arithmetic
-      // live across the main loop: 53 registers more per scalar-class instance on average, 15 per
-      // aligned one (docs/perf_notes.md, change 36).
+      // before k_end), one compare with a constant per copy. A general path that recomputes every
+      // copy's indices has the compiler keep that arithmetic live across the main loop: 53 registers
+      // more per scalar-class instance on average, 15 per aligned one.
       const int live = kKMajor ? rows_in_x_ : ceil_div(k_end_ - k0 - k_first_, kRowStep);
       const int bytes = kKMajor ? 4 * max(0, min(V, k_end_ - k0 - k_first_)) : x_bytes_;
 #pragma unroll
@@ -200,8 +198,8 @@ class OperandLoader {
 /// k (one 32-byte sector of a row) of 4 adjacent rows: each copy instruction reads 4 sectors and, at
 /// the row stride X + kCopyTransposePad, writes 32 distinct banks. A thread copies rows x_first +
 /// p * kRowStep at k offsets k_in + 8 * kb, so interior tiles walk one pointer as OperandLoader's
-/// K-major copies do, with no test per copy (experiments 65b-65c tested every copy and wrote a
-/// permuted layout with 4-way bank conflicts: perf_notes.md, change 73).
+/// K-major copies do, with no test per copy (a test per copy adds 13% instructions, and the permuted
+/// rows of TransposingLoader's layout would put 8 consecutive k on 2 bank groups: 4-way conflicts).
 template <int X, int BK, int kThreads>
 class CopyTransposingLoader {
   static constexpr int kRowStep = kThreads / 8;  // rows one pass of the block covers
@@ -262,16 +260,15 @@ class CopyTransposingLoader {
 /// copies do), `store` writes each vector's 4 values to 4 rows of an X-major shared tile. The main
 /// loop then reads this operand like an X-major one: its fragments come as float4s of 4 adjacent
 /// x at one k-step, where a K-major tile gives 4 k-steps of one x, whose values sit 4 registers
-/// apart and make the FFMAs' register-bank conflicts of `nn` (docs/perf_notes.md, change 56).
+/// apart and make the FFMAs' register-bank conflicts of `nn`.
 /// K-step k of the tile is stored at row (k % 4)·BK/4 + k/4, rows transposed_row_floats apart:
 /// each store of a warp then hits 32 distinct banks. Zero-fills outside X and this split's K as
 /// OperandLoader does. Requires kThreads to cover whole tile rows per pass (true for BK <= 32).
-/// Aligned class only: as 4 scalar loads per vector the scalar class ran slower (experiment 57).
+/// Aligned class only: as 4 scalar loads per vector the scalar class runs 1.5-1.8% slower.
 /// Its constructor repeats OperandLoader's K-major set-up (base, row step, interior test, rows inside
 /// X, first k) on purpose: built on an OperandLoader member instead, the 102 transposing instances'
-/// main loops came out rescheduled (same instructions, other registers and order; SASS compared at
-/// f8b886c), and such changes move an instance by +-3-4% (changes 19, 21, 53): sharing it needs an
-/// A/B on the H100 first.
+/// main loops come out rescheduled (same instructions, other registers and order in SASS), and such
+/// rescheduling moves an instance by +-3-4%: sharing it needs an A/B on the H100 first.
 /// kMaskHead (residues of M, KernelConfig::residues_of_m): the first `head` columns of the operand
 /// (k < head of the tile at k0 = 0) are not the operand's, they are zeroed after the load.
 template <int X, int BK, int kThreads, bool kMaskHead = false>
@@ -307,8 +304,8 @@ class TransposingLoader {
       mask_head(k0);
       return;
     }
-    // Elements of its vectors inside K, if under 4. (Written as a clamp to [0, 4] tested for == 4,
-    // this path dropped the 4th value of edge vectors in the first H100 build of change 56.)
+    // Elements of its vectors inside K, if under 4. (Not a clamp to [0, 4] tested for == 4: built
+    // for the H100, that form drops the 4th value of edge vectors.)
     const int left = k_end_ - k0 - k_first_;
 #pragma unroll
     for (int it = 0; it < kIters; ++it) {
@@ -374,8 +371,7 @@ inline constexpr int kFragSteps = 4;
 /// more FFMA operands in its reuse cache. Each sum gets its products in k order whatever the order
 /// within a k-step, so C does not depend on it. Measured against plain order: rows outer, the TMA
 /// 8x16 tiles 0.5-0.9% faster and the best multistage tile of 64-512 x 3072 x 3072 0.6-1.7%;
-/// columns outer (the `nn` tiles that walk B outer), the sliced 64x64 8x8 tile 2.5-3.7%
-/// (docs/perf_notes.md, changes 117, 118 and 121).
+/// columns outer (the `nn` tiles that walk B outer), the sliced 64x64 8x8 tile 2.5-3.7%.
 template <int TM, int TN, bool kColumnsOuter = false>
 __device__ __forceinline__ void ffma_serpentine(float (&acc)[TM][TN], const float (&a)[TM], const float (&b)[TN]) {
   constexpr int kLines = kColumnsOuter ? TN : TM, kLength = kColumnsOuter ? TM : TN;
@@ -493,11 +489,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   // anything is read or written. Without a prerequisite grid this returns at once.
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
-#ifdef AUTOGEMM_BLOCK_PROBE
-  // Timeline probes for experiment tools only (tools/experiments/block_timeline.cu defines the macro
-  // before including this header); library builds compile none of them.
-  AUTOGEMM_BLOCK_PROBE(0);
-#endif
   extern __shared__ float4 smem_vec[];  // float4 so the base is 16-byte aligned
   float* smem_a = reinterpret_cast<float*>(smem_vec);
   float* smem_b = smem_a + S * kAStage;
@@ -606,8 +597,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
         // it sit 4 registers apart. With B K-major and A X-major, ncu showed the FFMAs stalling on
         // dispatch 2.4x as often as in `nt` (register-bank conflicts among the three sources).
         // Walking B in the outer loop lets consecutive FFMAs reuse its register (operand reuse
-        // cache), leaving A's fragment and the accumulator to the allocator. Measured (perf_notes.md,
-        // change 18): most 8x8 and 8x16 tiles 5-14% faster, 4x8 tiles 1-2% slower; so TM >= 8 only.
+        // cache), leaving A's fragment and the accumulator to the allocator. Measured on the H100:
+        // most 8x8 and 8x16 tiles 5-14% faster, 4x8 tiles 1-2% slower; so TM >= 8 only.
         // The order of the k-steps into each accumulator, and so the result, is the same.
         if constexpr (kWalkBOuter) {
           ffma_serpentine<TM, TN, true>(acc, fa[q], fb[q]);
@@ -621,9 +612,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     }
   }
   cp_async_wait<0>();
-#ifdef AUTOGEMM_BLOCK_PROBE
-  AUTOGEMM_BLOCK_PROBE(1);
-#endif
 
   if constexpr (C.slices > 1) {
     // Slices 1.. hand their accumulators to slice 0 through the pipeline's shared memory, laid out
@@ -685,7 +673,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     // .cg: that split wrote them) and folded into acc before any of them is stored, so a column costs
     // one L2 round trip rather than one per element (in one loop a store could alias a later load,
     // which keeps the loop in order). One column at a time, in place: loading the whole tile first
-    // held TM x TN loads in flight and raised the kernel's registers (perf_notes.md, change 28).
+    // would hold TM x TN loads in flight and raise the kernel's registers.
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
       const int n_idx = col_of(j);
@@ -725,8 +713,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   } else if (writer && kRowRuns && vec_ok && partial != nullptr) {
     // The same float4 runs on a tile that overhangs m, for split-k partials only: their columns hold
     // partial_ld(m) rows (m rounded up to 4), so a run that starts inside m fits in its column, and
-    // the reduction never reads the rows past m. The scalar path below wrote a quarter of each
-    // sector per store, and its blocks ended the launch (docs/perf_notes.md, measurement 68).
+    // the reduction never reads the rows past m. The scalar path below writes a quarter of each
+    // sector per store, and its blocks are the last of the launch to finish (a timeline of every block).
 #pragma unroll
     for (int j = 0; j < TN; ++j) {
       const int n_idx = col_of(j);
@@ -787,9 +775,6 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
       turn.store(split == p.splits - 1 ? 0 : split + 1, cuda::memory_order_release);
     }
   }
-#ifdef AUTOGEMM_BLOCK_PROBE
-  AUTOGEMM_BLOCK_PROBE(2);
-#endif
 }
 
 /// Launches `kernel`, an instance of configuration `c`, over `tiles` output tiles x p.splits blocks:

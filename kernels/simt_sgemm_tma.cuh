@@ -1,7 +1,7 @@
 // FP32 SIMT GEMM for sm_90a whose operand stages are copied by the tensor memory accelerator (TMA):
 // KernelConfig family kTma, layout `nt` (both operand tiles X-major), align 4. The compute threads
 // run the multistage kernel's fragments and FFMAs on the same dense X-major stage layout; what
-// differs is who copies and how the stages are handed over (docs/perf_notes.md, experiment 87):
+// differs is who copies and how the stages are handed over (docs/decisions.md, TMA family on sm_90a):
 // - a copy warpgroup (kTmaCopyThreads) whose first thread issues one cp.async.bulk.tensor per
 //   operand tile, counted in bytes on the stage's "full" mbarrier; it keeps kTmaCopyRegisters and
 //   hands the rest to the compute threads (setmaxnreg), so an 8x16 thread tile gets
@@ -14,12 +14,12 @@
 // no separate path. A K-major B (`nn`) is a TMA box too, but K-major: it lands in a staging ring,
 // and the copy warpgroup transposes it into the X-major stage the compute threads read in `nt` (its
 // arrivals join the stage's "full" barrier), so `nn` runs without a repack of B and gives the `nt`
-// instance's result bit for bit (docs/perf_notes.md, changes 93-95).
+// instance's result bit for bit (docs/decisions.md, TMA with a K-major B).
 // Parallel split-k as the multistage kernel (partial planes, partial_ld rows).
 // Two forms of each instance (kBare): the main loop's speed follows the whole kernel's code, so the
 // form whose epilogue is a bare store of C runs where the problem allows it (bare_epilogue_fits).
 // Where the bare form leaves a partial last wave, that wave runs as a streamed tail, a second
-// launch (simt_sgemm_tma_streamk.cuh; docs/perf_notes.md, change 96). The mbarrier and TMA
+// launch (simt_sgemm_tma_streamk.cuh). The mbarrier and TMA
 // instructions, a stage's FFMAs and the bare store are shared with it (tma_pipeline.cuh).
 #pragma once
 
@@ -51,12 +51,12 @@ __device__ __forceinline__ void copy_warpgroup_sync() {
 /// boxes end at its K, k_per_split being a multiple of bk), so the copies need no guards.
 /// A staging tile is refilled only after every copy thread has stored its column into the stage
 /// (so its loads of the tile have returned), fenced the async proxy and met the others at the copy
-/// warpgroup's named barrier. (Change 94 met at the barrier right after the loads: `bar.sync` does
-/// not wait for loads still in flight, and TMA's refill overwrote columns some thread had not yet
-/// read, in a few of ~130 000 refills per 4096^3 launch; a "drained" mbarrier that thread 0 waited
-/// on before the refill was correct too, but 3-4% slower. docs/perf_notes.md, change 95.)
-/// (Change 93's first form loaded each column from global memory, 32 columns and 32 cache lines per
-/// warp load: 13% slower than the repack of B on the H200, docs/perf_notes.md.)
+/// warpgroup's named barrier. (Meeting at the barrier right after the loads is not enough: `bar.sync`
+/// does not wait for loads still in flight, and TMA's refill would overwrite columns some thread has
+/// not yet read, in a few of ~130 000 refills per 4096^3 launch; a "drained" mbarrier that thread 0
+/// waits on before the refill is correct too, but 3-4% slower.)
+/// (Loading each column from global memory instead, 32 columns and 32 cache lines per warp load,
+/// runs 13% slower than the repack of B on the H200.)
 template <class Tag>
 __device__ __forceinline__ void copy_k_major_b_stages(float* smem_a, float* smem_b, float* staging, uint64_t* full,
                                                       uint64_t* empty, uint64_t* staged, const CUtensorMap* map_a,

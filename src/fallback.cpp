@@ -138,7 +138,7 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
 
   // The heuristic's candidates, re-priced by their calibration; the instances that read repacked
   // operands too, since neighbours can show them faster than the model (which cannot see what most
-  // K-major copy paths cost) would (docs/perf_notes.md, change 26).
+  // K-major copy paths cost) would.
   std::vector<KernelChoice> ranked = rank_heuristic(problem, limits, model, occupancy);
   for (KernelChoice& c : ranked) {
     const size_t i = static_cast<size_t>(c.kernel - registry.data());

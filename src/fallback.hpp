@@ -38,7 +38,7 @@ std::vector<NeighbourMeasurement> class_measurements(const std::vector<db::Entry
 /// When `local_bytes` is given (an instance's local memory per thread: register spills), a twin that
 /// spills more than the measured instance is not credited either: its sibling's time says nothing
 /// of what the spills cost (a sliced scalar twin spilling 548 bytes ran 1.9x its aligned twin's
-/// time; docs/perf_notes.md, change 31).
+/// time).
 std::vector<NeighbourMeasurement> credit_to_twins(
     std::vector<NeighbourMeasurement> measured, int align,
     const std::function<size_t(const KernelInstance&)>& local_bytes = {});
@@ -47,7 +47,7 @@ std::vector<NeighbourMeasurement> credit_to_twins(
 /// class's, credited to twins) whose shape `own` does not have: a shape tuned in the problem's own
 /// class speaks for itself, every other tuned shape is still a neighbour. Without this, one
 /// scalar-class problem tuned far away (a 3072x1x3072 GEMV shape) was the only neighbour of every
-/// scalar-class `nt`/`tt` problem (docs/runtime.md, 590b443).
+/// scalar-class `nt`/`tt` problem.
 std::vector<NeighbourMeasurement> with_borrowed_shapes(std::vector<NeighbourMeasurement> own,
                                                        const std::vector<NeighbourMeasurement>& borrowed);
 
@@ -63,11 +63,11 @@ std::vector<NeighbourMeasurement> class_neighbours(
 inline constexpr int kFallbackNeighbours = 4;
 
 /// How far (log2 distance in M, N, K) a tuned problem may be and still calibrate a choice; with none
-/// that near, the plain cost model decides, as with no database. Since the model's changes 139-143
-/// its own ranking beat calibration by far neighbours: on the fallback list through the seed set's
+/// that near, the plain cost model decides, as with no database. The model's own ranking beats
+/// calibration by far neighbours: on the fallback list through the seed set's
 /// neighbours 0.897 of the exhaustive best (geometric mean) with every neighbour, 0.914 with none,
 /// 0.928 with this cut; over five tables and two neighbour tables 0.889 -> 0.919, worst 0.571 ->
-/// 0.734 (docs/perf_notes.md, measurement 146, tools/model_check --neighbours).
+/// 0.734 (tools/model_check --neighbours).
 inline constexpr double kFallbackMaxDistance = 2.0;
 
 /// Every candidate for `problem` by calibrated estimate, cheapest first (rank_heuristic when nothing

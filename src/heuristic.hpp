@@ -24,7 +24,7 @@ struct KernelChoice {
 /// their copies in the estimate. The model prices no K-major copy path but the TMA instance's
 /// transposition, so an instance of the problem's own layout prices at most its X-major twin, and
 /// the copies win only where no twin runs as fast: the TMA instances, which have no `tn`/`tt` form
-/// and whose `nn` form pays for its transposition (docs/perf_notes.md, change 99). Neighbours'
+/// and whose `nn` form pays for its transposition. Neighbours'
 /// measurements make other repacks win (rank_with_neighbours).
 std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
                                          const DeviceModel& model, const std::function<int(size_t)>& occupancy,

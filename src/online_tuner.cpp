@@ -47,8 +47,8 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
   auto ref = device_alloc<double>(static_cast<size_t>(p.m) * p.n);
   p.c = c.get();
   // Every candidate's needs, the repacked operands' copies included: without them a candidate that
-  // reads repacked operands (since change 99 often the first for big problems) was refused its
-  // launch, and the error ended the whole online tuning (docs/perf_notes.md, measurement 108).
+  // reads repacked operands (often the first ranked for big problems) would be refused its
+  // launch, and the error would end the whole online tuning.
   WorkspaceNeeds needs;
   for (size_t i = 0; i < count; ++i) {
     const WorkspaceNeeds w = workspace_size(*ranked[i].kernel, p, ranked[i].split);
@@ -64,9 +64,8 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
                                          p.ldc, ref.get(), stream));
   const double bound = error_bound(p.k);
   const TimingOptions timing{1, options.reps, options.reps, 1e9, true, {}};
-  const db::Provenance provenance = current_provenance(device, /*ask_nvidia_smi=*/false);
+  const db::Provenance provenance = current_provenance(device, /*read_clocks=*/false);
   const db::ProblemKey key = tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, alignment_class(p));
-  const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
 
   double best_us = 0;
   for (size_t i = 0; i < count; ++i) {
@@ -91,19 +90,7 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
     ++report.measured;
     report.failed += !passed;
 
-    db::Entry e;
-    e.device = signature;
-    e.problem = key;
-    e.candidate = {std::string(cand.kernel->name), cand.split.splits, split_mode_name(cand.split.mode)};
-    e.measurement.median_us = t.median_us;
-    e.measurement.min_us = t.min_us;
-    e.measurement.spread_us = t.max_us - t.min_us;
-    e.measurement.iterations = t.reps;
-    e.measurement.tflops = flops / t.median_us / 1e6;
-    e.measurement.check_passed = passed;
-    e.measurement.rel_error = std::isfinite(err) ? err : 1e300;
-    e.provenance = provenance;
-    report.entries.push_back(std::move(e));
+    report.entries.push_back(measurement_entry(signature, key, *cand.kernel, cand.split, t, passed, err, provenance));
     if (passed && (report.best.kernel == nullptr || t.median_us < best_us)) {
       report.best = {cand.kernel, cand.split, t.median_us, "online"};
       best_us = t.median_us;

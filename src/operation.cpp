@@ -243,19 +243,19 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
     return e;
   GemmParams p = launch_params(kernel, problem, requested);
   // The GEMM is a programmatic dependent of the kernel before it in the stream: the repack's
-  // transpose (docs/perf_notes.md, change 58) or, without one, whatever the caller ran last. Its
-  // blocks may then be scheduled while that kernel drains, and their first instruction waits for
-  // its completion and memory (griddepcontrol.wait; GEMM, TMA and GEMV kernels alike), so no result
-  // changes: 1.1-1.5 us per call behind another kernel, nothing where the stream's previous work is
-  // not a kernel (experiment 129, changes 130 and 132). AUTOGEMM_PDL_AFTER_REPACK=0 and
-  // AUTOGEMM_PDL_GEMM=0 turn off the two cases (diagnostics: each one's gain on its own).
+  // transpose or, without one, whatever the caller ran last. Its blocks may then be scheduled while
+  // that kernel drains, and their first instruction waits for its completion and memory
+  // (griddepcontrol.wait; GEMM, TMA and GEMV kernels alike), so no result changes: 1.1-1.5 us per
+  // call behind another kernel, nothing where the stream's previous work is not a kernel
+  // (docs/decisions.md, programmatic dependent launches). In a diagnostics build (AUTOGEMM_LAUNCH_DIAGNOSTICS)
+  // AUTOGEMM_PDL_AFTER_REPACK=0 and AUTOGEMM_PDL_GEMM=0 turn off the two cases, to measure each one's gain.
   static const bool after_repack = launch_feature_enabled("AUTOGEMM_PDL_AFTER_REPACK");
   static const bool after_caller = launch_feature_enabled("AUTOGEMM_PDL_GEMM");
   const bool repacked = problem.a != original.a || problem.b != original.b;
   p.after_previous_kernel = (repacked ? after_repack : after_caller) && programmatic_launch_enabled();
   if (p.stream_window_bytes > 0) {
-    // AUTOGEMM_STREAM_WINDOW=0 launches without the window (a diagnostic: measures its gain); a
-    // window larger than the device allows is dropped. Only launches that propose one ask.
+    // A window larger than the device allows is dropped; in a diagnostics build AUTOGEMM_STREAM_WINDOW=0
+    // launches without it, to measure its gain. Only launches that propose one ask.
     static const bool enabled = launch_feature_enabled("AUTOGEMM_STREAM_WINDOW");
     const auto max_window = static_cast<size_t>(current_device_attribute<cudaDevAttrMaxAccessPolicyWindowSize>());
     if (!enabled || p.stream_window_bytes > max_window) p.stream_window = nullptr, p.stream_window_bytes = 0;

@@ -35,11 +35,11 @@ int alignment_class(const GemmProblem& p);
 /// Operand repacking: a K-major operand (op(A) with op_a T, op(B) with op_b N) copied, transposed,
 /// into a 16-byte aligned X-major buffer of the workspace before the kernel runs, so that an
 /// instance of the X-major layout (op_a N, op_b T) runs the problem. The instances run K-major
-/// operands 5-15% slower than X-major ones on the same tile (docs/perf_notes.md); the copy moves
+/// operands 5-15% slower than X-major ones on the same tile; the copy moves
 /// the operand twice at ~2.5 TB/s, about 75 / N of a compute-bound GEMM's time for A (75 / M for
 /// B) on the H100, so it is offered only when that other output extent is at least
 /// kRepackMinOtherExtent, and only to GEMM instances. The kernel's name says which layout it reads,
-/// so a tuned entry needs nothing more to be replayed. Measured: docs/perf_notes.md, change 24.
+/// so a tuned entry needs nothing more to be replayed (docs/decisions.md, operand repacking).
 inline constexpr int kRepackMinOtherExtent = 2048;
 
 /// Whether a candidate's kernel may read repacked operands (the tuner and tuned entries) or must

@@ -3,6 +3,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -48,6 +49,25 @@ db::DeviceSignature device_signature(int device) {
   AUTOGEMM_CUDA_CHECK(cudaGetDeviceProperties(&p, device));
   return {p.name, p.major, p.minor, p.multiProcessorCount, static_cast<int64_t>(p.totalGlobalMem),
           static_cast<int64_t>(p.l2CacheSize)};
+}
+
+db::Entry measurement_entry(const db::DeviceSignature& device, const db::ProblemKey& problem,
+                            const KernelInstance& kernel, SplitChoice split, const TimingResult& time,
+                            bool check_passed, double rel_error, const db::Provenance& provenance) {
+  const double flops = 2.0 * problem.m * problem.n * static_cast<double>(problem.k);
+  db::Entry e;
+  e.device = device;
+  e.problem = problem;
+  e.candidate = {std::string(kernel.name), split.splits, split_mode_name(split.mode)};
+  e.measurement.median_us = time.median_us;
+  e.measurement.min_us = time.min_us;
+  e.measurement.spread_us = time.max_us - time.min_us;
+  e.measurement.iterations = time.reps;
+  e.measurement.tflops = flops / time.median_us / 1e6;
+  e.measurement.check_passed = check_passed;
+  e.measurement.rel_error = std::isfinite(rel_error) ? rel_error : 1e300;
+  e.provenance = provenance;
+  return e;
 }
 
 db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fallback.hpp"
+#include "timing.hpp"
 #include "tuning_db.hpp"
 
 namespace autogemm {
@@ -19,6 +20,13 @@ db::DeviceSignature device_signature(int device);
 
 /// The database key of an FP32 column-major problem (dtype f32) in alignment class `align`.
 db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align);
+
+/// The database row of one timed candidate: `kernel` at `split` timed as `time`, its result check
+/// passed or not with relative error `rel_error` (a non-finite error is stored as 1e300). The one
+/// conversion from a measurement to a row, for the tuner and online tuning alike.
+db::Entry measurement_entry(const db::DeviceSignature& device, const db::ProblemKey& problem,
+                            const KernelInstance& kernel, SplitChoice split, const TimingResult& time,
+                            bool check_passed, double rel_error, const db::Provenance& provenance);
 
 /// The database paths searched by default, in order: $AUTOGEMM_DB, else user then system database.
 std::vector<std::string> tuning_db_search_path();

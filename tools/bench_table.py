@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
 """Markdown table of one or more `gemm-tune bench --json` files: layout, time, kernel (with the
-operands repacked for it, when any), split-k, cuBLAS time, speed-up and fraction of the floor per problem, plus the geometric-mean speed-up of each file
-and of all of them (with, for files written since change 106, how many repetitions ran under a clock
-slowdown reason).
+operands repacked for it, when any), split-k, cuBLAS time, speed-up and fraction of the floor per
+problem, plus the geometric-mean speed-up of each file and of all of them (with how many
+repetitions ran under a clock slowdown reason, where the file records clock samples).
 Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW); defaults: the H100's 66.9 TFLOP/s FP32 peak and
 the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine.
+Also imported by tools/perf_report.py: problem_row() and markdown_table() make its tables.
 Usage: tools/bench_table.py BENCH.json [MORE.json ...] [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
 import argparse
 import math
 
 from results_io import load_json
 
+PEAK_TFLOPS = 66.9
+BANDWIDTH_TBS = 3.0
 
-def floor_us(m, n, k, peak_tflops, bandwidth_tbs):
+
+def floor_us(m, n, k, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
     flops = 2.0 * m * n * k
     return max(flops / (peak_tflops * 1e12), 4.0 * (m * k + k * n + m * n) / (bandwidth_tbs * 1e12)) * 1e6
 
@@ -21,39 +25,75 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def speedup(r):
+    """cuBLAS's median time over autogemm's for one result of a bench file."""
+    return r["cublas"]["median_us"] / r["autogemm"]["median_us"]
+
+
+def problem_row(r, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
+    """The figures of one result of a bench file, by column name (see COLUMNS)."""
+    m, n, k = r["shape"]["m"], r["shape"]["n"], r["shape"]["k"]
+    flops = 2.0 * m * n * k
+    fl = floor_us(m, n, k, peak_tflops, bandwidth_tbs)
+    ag, cb = r["autogemm"]["median_us"], r["cublas"]["median_us"]
+    repacked = r.get("repacked", "none")  # older files have no such field
+    return {
+        "label": r["label"], "layout": r["layout"], "source": r["source"],
+        "kernel": f"`{r['kernel']}`" + ("" if repacked == "none" else f" ({repacked} repacked)"),
+        "split": str(r["splits"]) + ("" if r["split_mode"] == "none" else " " + r["split_mode"]),
+        "ag_us": ag, "ag_tflops": flops / ag / 1e6, "cb_us": cb, "cb_tflops": flops / cb / 1e6,
+        "speedup": cb / ag, "floor_us": fl, "floor_frac": fl / ag, "over_floor": ag / fl,
+        "rel_err": r["autogemm"]["rel_err"],
+    }
+
+
+# Column name: (header, format of problem_row's value).
+COLUMNS = {
+    "label": ("shape M×N×K", "{}"), "layout": ("layout", "{}"), "source": ("source", "{}"),
+    "kernel": ("autogemm kernel", "{}"), "split": ("split-k", "{}"),
+    "ag_us": ("autogemm µs", "{:.1f}"), "ag_tflops": ("TFLOP/s", "{:.2f}"),
+    "cb_us": ("cuBLAS µs", "{:.1f}"), "cb_tflops": ("TFLOP/s", "{:.2f}"),
+    "speedup": ("speed-up", "{:.2f}"), "floor_us": ("floor µs", "{:.1f}"),
+    "floor_frac": ("floor / autogemm", "{:.2f}"), "over_floor": ("autogemm / floor", "{:.2f}"),
+    "rel_err": ("rel. error", "{:.1e}"),
+}
+ALL_COLUMNS = ["label", "layout", "source", "kernel", "split", "ag_us", "ag_tflops", "cb_us", "cb_tflops",
+               "speedup", "floor_us", "floor_frac", "rel_err"]
+
+
+def markdown_table(rows, columns=ALL_COLUMNS, headers=None):
+    """Lines of a Markdown table of `rows` (problem_row dicts) in `columns`; `headers` renames some."""
+    headers = headers or {}
+    lines = ["| " + " | ".join(headers.get(c, COLUMNS[c][0]) for c in columns) + " |",
+             "|" + " --- |" * len(columns)]
+    for row in rows:
+        lines.append("| " + " | ".join(COLUMNS[c][1].format(row[c]) for c in columns) + " |")
+    return lines
+
+
+def slowed_counts(doc):
+    """(autogemm slowed reps, autogemm reps, cuBLAS slowed reps, cuBLAS reps) over a bench file, or
+    None where its results carry no clock samples."""
+    results = doc["results"]
+    if not results or "slowed_reps" not in results[0]["autogemm"]:
+        return None
+    return tuple(sum(r[lib][f] for r in results) for lib in ("autogemm", "cublas") for f in ("slowed_reps", "reps"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bench", nargs="+")
-    ap.add_argument("--peak-tflops", type=float, default=66.9)
-    ap.add_argument("--bandwidth-tbs", type=float, default=3.0)
+    ap.add_argument("--peak-tflops", type=float, default=PEAK_TFLOPS)
+    ap.add_argument("--bandwidth-tbs", type=float, default=BANDWIDTH_TBS)
     args = ap.parse_args()
-    print("| shape M×N×K | layout | source | autogemm kernel | split-k | autogemm µs | TFLOP/s | cuBLAS µs | TFLOP/s "
-          "| speed-up | floor µs | floor / autogemm | rel. error |")
-    print("|" + " --- |" * 13)
-    every = []
-    summaries = []
+    rows, every, summaries = [], [], []
     for path in args.bench:
         doc = load_json(path)
-        speedups = []
-        for r in doc["results"]:
-            m, n, k = r["shape"]["m"], r["shape"]["n"], r["shape"]["k"]
-            flops = 2.0 * m * n * k
-            fl = floor_us(m, n, k, args.peak_tflops, args.bandwidth_tbs)
-            ag, cb = r["autogemm"]["median_us"], r["cublas"]["median_us"]
-            split = str(r["splits"]) + ("" if r["split_mode"] == "none" else " " + r["split_mode"])
-            speedups.append(cb / ag)
-            repacked = r.get("repacked", "none")  # files before change 24 have no such field
-            kernel = f"`{r['kernel']}`" + ("" if repacked == "none" else f" ({repacked} repacked)")
-            print(f"| {r['label']} | {r['layout']} | {r['source']} | {kernel} | {split} | {ag:.1f} "
-                  f"| {flops / ag / 1e6:.2f} | {cb:.1f} | {flops / cb / 1e6:.2f} | {cb / ag:.2f} | {fl:.1f} "
-                  f"| {fl / ag:.2f} | {r['autogemm']['rel_err']:.1e} |")
+        speedups = [speedup(r) for r in doc["results"]]
+        rows += [problem_row(r, args.peak_tflops, args.bandwidth_tbs) for r in doc["results"]]
         every += speedups
-        # Since change 106 each library's repetitions carry clock samples: how many ran slowed.
-        slowed = None
-        if doc["results"] and "slowed_reps" in doc["results"][0]["autogemm"]:
-            slowed = tuple(sum(r[lib][f] for r in doc["results"]) for lib in ("autogemm", "cublas")
-                           for f in ("slowed_reps", "reps"))
-        summaries.append((path, len(speedups), geomean(speedups), min(speedups), slowed))
+        summaries.append((path, len(speedups), geomean(speedups), min(speedups), slowed_counts(doc)))
+    print("\n".join(markdown_table(rows)))
     print()
     for path, count, g, worst, slowed in summaries:
         print(f"- `{path}`: geometric mean of the speed-ups **{g:.3f}×** over {count} problems (lowest {worst:.2f}×)"

@@ -12,12 +12,13 @@
 #   perf (after tune): the perf set (4096^3 and odd sizes) tuned in all four layouts into the tune
 #   step's database, then benchmarked with it; profile (after tune): Nsight Compute sections of the
 #   tuned 3072^3 kernel; stream: tools/experiments/stream_read.cu, the streaming-read floor of a GEMV;
-#   skinny: tools/experiments/skinny_stream.cu (experiment 59); tensor_cores:
-#   tools/experiments/tensor_core_bound.cu, cuBLAS TF32 against pedantic FP32 (measurement 60);
-#   timeline: tools/experiments/block_timeline.cu, when each block of a split-k launch starts and ends
-#   (measurement 68).
+#   skinny: tools/experiments/skinny_stream.cu, narrow outputs streamed past a shared-memory copy of B;
+#   tensor_cores: tools/experiments/tensor_core_bound.cu, cuBLAS TF32 against pedantic FP32;
+#   timeline: tools/experiments/block_timeline.cu, when each block of a split-k launch starts and ends.
 #   steps: info tests sanitize selfcheck bench tune exhaustive overhead fallback fallback_exhaustive
 #   perf profile stream skinny tensor_cores timeline (default: the first five)
+# Ends by writing OUT_DIR/validation.txt, a line per check that ran (GPU suite, sanitizers, selfcheck);
+#   copied to docs/results/h100_validation.txt, tools/perf_report.py puts it in docs/performance.md.
 set -uo pipefail
 build=${1:?build dir}
 out=${2:?output dir}
@@ -26,6 +27,7 @@ steps=("$@")
 [ ${#steps[@]} -gt 0 ] || steps=(info tests sanitize selfcheck bench)
 mkdir -p "$out"
 status=0
+declare -A rcs  # exit status per log name, for validation.txt
 run() {  # run NAME COMMAND...: log to OUT/NAME.log, remember failures
   local name=$1
   shift
@@ -33,6 +35,7 @@ run() {  # run NAME COMMAND...: log to OUT/NAME.log, remember failures
   local t0=$SECONDS
   "$@" >"$out/$name.log" 2>&1
   local rc=$?
+  rcs[$name]=$rc
   echo "=== $name: rc=$rc in $((SECONDS - t0)) s"
   tail -n 5 "$out/$name.log"
   [ $rc -eq 0 ] || status=1
@@ -105,4 +108,18 @@ for step in "${steps[@]}"; do
       status=1 ;;
   esac
 done
+# The summary: what each check's log ends with (GoogleTest's counts, the sanitizer's verdict,
+# selfcheck's count) and its exit status.
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n 1)"
+  for name in gpu_tests memcheck racecheck selfcheck; do
+    [ -n "${rcs[$name]+set}" ] || continue
+    counts=$(grep -oE '^\[  (PASSED|FAILED|SKIPPED) *\] [0-9]+ tests?' "$out/$name.log" |
+      sed -E 's/^\[ *([A-Z]+) *\] ([0-9]+).*/\2 \L\1/' | paste -sd, - | sed 's/,/, /g')
+    verdict=$(grep -oE '(ERROR|RACECHECK) SUMMARY: .*|^[0-9]+ passed, [0-9]+ failed' "$out/$name.log" | tail -n 1)
+    echo "$name: ${counts:+$counts; }${verdict:+$verdict; }exit status ${rcs[$name]}"
+  done
+} >"$out/validation.txt"
+cat "$out/validation.txt"
 exit $status

@@ -4,15 +4,15 @@
 // model puts first beside the fastest one measured: quality = best time / the model's pick's time.
 // Occupancy comes from the registers `gemm-tune kernels --json` lists on the GPU the table was tuned
 // on, under sm_80/sm_90 limits. Only measured candidates are ranked, so a table tuned with pruning
-// may lack the model's real pick; `gemm-tune tune --exhaustive` tables answer best. Used to fit and
-// check changes 140-142 of the model (docs/perf_notes.md).
+// may lack the model's real pick; `gemm-tune tune --exhaustive` tables answer best. The cost model's
+// fitted terms (a copy's issue slots, the DRAM rate of the bytes in flight, the shared-memory cap)
+// are fitted and checked with it.
 //
 // With --neighbours TABLE2 it scores the runtime's fallback instead: each problem's choice is made
 // as an application without a tuned entry gets it from a database holding TABLE2 (its class's
 // measurements and the other class's credited to twins, rank_with_neighbours over every candidate
 // the build offers), and looked up among the problem's measured candidates; a choice the table did
-// not time is marked and the first measured one in the fallback's order scored instead
-// (measurement 146).
+// not time is marked and the first measured one in the fallback's order scored instead.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>

@@ -9,13 +9,14 @@ separately, of cuBLAS's, so one slow run of either library does not decide a tar
 --cublas-best, cuBLAS's time is instead the fastest of its runs: where cuBLAS stalls in two runs of
 three (1000^3 once ran 145 and 110 us against its usual 61), the median would credit autogemm with
 cuBLAS's stall; the fastest run cannot.
+Also imported by tools/perf_report.py: target_rows() and markdown_table() make its target summary.
 Usage: tools/perf_targets.py SEED.json PERF.json [--runs MORE.json ... [--cublas-best]]
        [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
 import argparse
 import copy
 import statistics
 
-from bench_table import floor_us, geomean
+from bench_table import BANDWIDTH_TBS, PEAK_TFLOPS, floor_us, geomean, speedup
 
 from results_io import load_json
 
@@ -46,35 +47,17 @@ def merge_runs(first, others, cublas_pick=statistics.median):
     return merged
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("seed")
-    ap.add_argument("perf")
-    ap.add_argument("--runs", nargs="+", default=[], metavar="FILE",
-                    help="more bench JSON files of either set; per-problem medians over all files")
-    ap.add_argument("--cublas-best", action="store_true",
-                    help="with --runs: cuBLAS's time per problem is its fastest run, not the median")
-    ap.add_argument("--peak-tflops", type=float, default=66.9)
-    ap.add_argument("--bandwidth-tbs", type=float, default=3.0)
-    args = ap.parse_args()
-    if args.cublas_best and not args.runs:
-        ap.error("--cublas-best picks among runs: give --runs")
-    seed, perf = load(args.seed), load(args.perf)
-    if args.runs:
-        more = [load(f) for f in args.runs]
-        runs_of = lambda results: 1 + sum(any(key(r) in {key(x) for x in results} for r in m) for m in more)
-        cublas = "its fastest run" if args.cublas_best else "medians"
-        print(f"Per-problem medians (cuBLAS: {cublas}) over {runs_of(seed)} runs of the seed set and "
-              f"{runs_of(perf)} of the perf set.\n")
-        pick = min if args.cublas_best else statistics.median
-        seed, perf = merge_runs(seed, more, pick), merge_runs(perf, more, pick)
+def find(results, label, layout="nn"):
+    """The result of `label` in `layout`; LookupError naming it where the file has no such problem."""
+    for r in results:
+        if r["label"] == label and r["layout"] == layout:
+            return r
+    raise LookupError(f"no {label} {layout} result")
 
-    def speedup(r):
-        return r["cublas"]["median_us"] / r["autogemm"]["median_us"]
 
-    def find(results, label, layout="nn"):
-        return next(r for r in results if r["label"] == label and r["layout"] == layout)
-
+def target_rows(seed, perf, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
+    """(target, what was measured, met) per target, from the results of the seed set (nn) and of the
+    perf set (all layouts). LookupError where a set lacks a problem a target names."""
     rows = []
     worst = min(seed, key=speedup)
     rows.append(("1a. every seed shape ≥ 1.0× cuBLAS", f"lowest {speedup(worst):.2f}× ({worst['label']}); "
@@ -89,15 +72,43 @@ def main():
     for label in ("32x3072x3072", "16x3072x3072", "1x3072x3072", "256x256x8192", "128x128x32768"):
         r = find(seed, label)
         m, n, k = r["shape"]["m"], r["shape"]["n"], r["shape"]["k"]
-        ratio = r["autogemm"]["median_us"] / floor_us(m, n, k, args.peak_tflops, args.bandwidth_tbs)
+        ratio = r["autogemm"]["median_us"] / floor_us(m, n, k, peak_tflops, bandwidth_tbs)
         rows.append((f"3. {label} within 1.6× of its floor", f"{ratio:.2f}× the floor", ratio <= 1.6))
     odd = [r for r in perf if r["label"] != "4096x4096x4096"]
     g4 = geomean([speedup(r) for r in odd])
     rows.append(("4. odd sizes, all layouts: geometric mean ≥ 1.0×", f"{g4:.3f}× over {len(odd)} problems", g4 >= 1.0))
-    print("| target | measured | met |")
-    print("| --- | --- | --- |")
-    for name, measured, ok in rows:
-        print(f"| {name} | {measured} | {'yes' if ok else '**no**'} |")
+    return rows
+
+
+def markdown_table(rows):
+    """Lines of the Markdown table of target_rows()."""
+    return ["| target | measured | met |", "| --- | --- | --- |"] + [
+        f"| {name} | {measured} | {'yes' if ok else '**no**'} |" for name, measured, ok in rows]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("seed")
+    ap.add_argument("perf")
+    ap.add_argument("--runs", nargs="+", default=[], metavar="FILE",
+                    help="more bench JSON files of either set; per-problem medians over all files")
+    ap.add_argument("--cublas-best", action="store_true",
+                    help="with --runs: cuBLAS's time per problem is its fastest run, not the median")
+    ap.add_argument("--peak-tflops", type=float, default=PEAK_TFLOPS)
+    ap.add_argument("--bandwidth-tbs", type=float, default=BANDWIDTH_TBS)
+    args = ap.parse_args()
+    if args.cublas_best and not args.runs:
+        ap.error("--cublas-best picks among runs: give --runs")
+    seed, perf = load(args.seed), load(args.perf)
+    if args.runs:
+        more = [load(f) for f in args.runs]
+        runs_of = lambda results: 1 + sum(any(key(r) in {key(x) for x in results} for r in m) for m in more)
+        cublas = "its fastest run" if args.cublas_best else "medians"
+        print(f"Per-problem medians (cuBLAS: {cublas}) over {runs_of(seed)} runs of the seed set and "
+              f"{runs_of(perf)} of the perf set.\n")
+        pick = min if args.cublas_best else statistics.median
+        seed, perf = merge_runs(seed, more, pick), merge_runs(perf, more, pick)
+    print("\n".join(markdown_table(target_rows(seed, perf, args.peak_tflops, args.bandwidth_tbs))))
 
 
 if __name__ == "__main__":

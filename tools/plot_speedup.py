@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Bar chart (PNG) of autogemm's speed-up over cuBLAS SGEMM per problem, from `gemm-tune bench --json`
 files: one bar per problem (label and layout), lines at 1.0x and at the 1.15x geometric-mean target.
-Needs matplotlib (pip install matplotlib).
+Needs matplotlib (pip install matplotlib, or Debian's python3-matplotlib).
+Also imported by tools/perf_report.py: plot() draws the report's chart.
 Usage: tools/plot_speedup.py OUT.png BENCH.json [MORE.json ...] [--title TEXT]"""
 import argparse
 import math
@@ -11,19 +12,16 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from results_io import load_json
+from results_io import load_json  # noqa: E402
+
+DEFAULT_TITLE = "autogemm (tuned) vs cuBLAS SGEMM, pedantic FP32"
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out")
-    ap.add_argument("bench", nargs="+")
-    ap.add_argument("--title", default="autogemm (tuned) vs cuBLAS SGEMM, pedantic FP32")
-    args = ap.parse_args()
+def plot(out, docs, title=DEFAULT_TITLE):
+    """Writes the chart of the bench documents `docs` (parsed JSON, in order) to the PNG `out`."""
     labels, speedups = [], []
     device = ""
-    for path in args.bench:
-        doc = load_json(path)
+    for doc in docs:
         device = doc.get("device", {}).get("name", device) if isinstance(doc.get("device"), dict) else device
         for r in doc["results"]:
             labels.append(f"{r['label']} {r['layout']}")
@@ -38,10 +36,21 @@ def main():
     ax.set_xticks(range(len(labels)))
     ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=8)
     ax.set_ylabel("speed-up over cuBLAS (cuBLAS time / autogemm time)")
-    ax.set_title(args.title + (f" — {device}" if device else ""))
-    ax.legend(loc="upper left")
+    ax.set_title(title + (f" — {device}" if device else ""))
+    ax.legend(loc="best")
     fig.tight_layout()
-    fig.savefig(args.out, dpi=120)
+    # No creation-time or version metadata: the same results give the same bytes.
+    fig.savefig(out, dpi=120, metadata={"Software": None})
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    ap.add_argument("bench", nargs="+")
+    ap.add_argument("--title", default=DEFAULT_TITLE)
+    args = ap.parse_args()
+    plot(args.out, [load_json(path) for path in args.bench], args.title)
 
 
 if __name__ == "__main__":

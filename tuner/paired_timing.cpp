@@ -37,7 +37,7 @@ double paired_ratio(const std::vector<double>& a, const std::vector<double>& b) 
 
 PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
                               const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
-                              L2Flusher& flusher, const ClockMonitor* clocks, const TimingOptions& options) {
+                              L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options) {
   const std::function<void(cudaStream_t)>* launches[2] = {&first, &second};
   for (int i = 0; i < options.warmup; ++i) {
     for (const auto* launch : launches) {
@@ -64,8 +64,7 @@ PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
       PairedSide& side = result.side[which];
       // An untimed launch of the same side first, so that each timed repetition finds the state its
       // own last launch left (its code and constants in the SMs' caches), as in time_on_gpu and the
-      // tuner: right after the other library's kernel, 1000^3 on a TMA instance ran 6-8% slower
-      // (docs/perf_notes.md, measurement 106).
+      // tuner: right after the other library's kernel, 1000^3 on a TMA instance runs 6-8% slower.
       if (options.flush_l2) flusher.flush(stream);
       (*launches[which])(stream);
       const double us = timer.time_us(*launches[which], stream, options.flush_l2 ? &flusher : nullptr);

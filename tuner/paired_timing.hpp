@@ -1,17 +1,18 @@
 // Two launches timed against each other, one repetition of each in turn (gemm-tune bench: autogemm
 // and cuBLAS). Timed one after the other, each library meets the GPU in a different power state:
-// the H100 drifts in and out of its software power cap over hundreds of ms (docs/perf_notes.md,
-// measurement 104 and measurement 106), so the library timed second may be timed in another state
+// the H100 drifts in and out of its software power cap over hundreds of ms (4096^3 0.7-1.5% slower
+// under it), so the library timed second may be timed in another state
 // than the first. Interleaved, both see the same drift, and a clock sample after every repetition
-// (ClockMonitor) says which repetitions ran slowed. Each timed repetition follows an untimed launch of
-// its own side, so it meets the caches as a repetition of time_on_gpu does (measurement 106).
+// (NvmlDevice) says which repetitions ran slowed. Each timed repetition follows an untimed launch of
+// its own side, so it meets the caches as a repetition of time_on_gpu does (right after the other
+// library's kernel, 1000^3 on a TMA instance runs 6-8% slower).
 #pragma once
 
 #include <array>
 #include <functional>
 #include <vector>
 
-#include "clock_monitor.hpp"
+#include "nvml_device.hpp"
 #include "timing.hpp"
 
 namespace autogemm {
@@ -47,6 +48,6 @@ double paired_ratio(const std::vector<double>& a, const std::vector<double>& b);
 /// CUDA error.
 PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
                               const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
-                              L2Flusher& flusher, const ClockMonitor* clocks, const TimingOptions& options);
+                              L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options);
 
 }  // namespace autogemm

@@ -24,11 +24,6 @@ db::Candidate db_candidate(const KernelInstance& k, SplitChoice s) {
   return {std::string(k.name), s.splits, split_mode_name(s.mode)};
 }
 
-void check_cublas(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS)
-    throw StatusError(AUTOGEMM_STATUS_EXECUTION_FAILED, std::string(what) + ": cuBLAS status " + std::to_string(s));
-}
-
 }  // namespace
 
 Tuner::Tuner(int device, TuneOptions options) : device_(device), options_(std::move(options)) {
@@ -37,16 +32,14 @@ Tuner::Tuner(int device, TuneOptions options) : device_(device), options_(std::m
   model_ = device_model(limits_);
   occupancy_.assign(kernel_registry().size(), -1);
   AUTOGEMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  check_cublas(cublasCreate(&cublas_), "cublasCreate");
-  check_cublas(cublasSetMathMode(cublas_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");  // never TF32
-  check_cublas(cublasSetStream(cublas_, stream_), "cublasSetStream");
+  cublas_ = std::make_unique<CublasSgemm>(stream_);
   flusher_ = std::make_unique<L2Flusher>(device_);
 }
 
 Tuner::~Tuner() {
   cudaSetDevice(device_);
   workspace_.reset();
-  if (cublas_) cublasDestroy(cublas_);
+  cublas_.reset();
   if (stream_) cudaStreamDestroy(stream_);
 }
 
@@ -78,10 +71,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   // first for kSettleMs, so that no candidate is timed while the GPU recovers from the reference's
   // power draw (timing.hpp).
   auto cublas_run = [&](cudaStream_t) {
-    check_cublas(cublasSgemm(cublas_, cp.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T,
-                             cp.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T, cp.m, cp.n, cp.k, &p.alpha, data.a(),
-                             cp.lda, data.b(), cp.ldb, &p.beta, data.c(), cp.ldc),
-                 "cublasSgemm");
+    (*cublas_)(cp, p.alpha, data.a(), data.b(), p.beta, data.c());
   };
   run_untimed_for(cublas_run, stream_, *flusher_, kSettleMs);
   const double bound = error_bound(cp.k);
@@ -118,7 +108,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   // 3. Cost-model pruning. The model orders candidates well within an instance and split-k mode
   // (how many splits) but less well across instances, and it prices serial split-k against parallel
   // unreliably (127x3001x1531: an instance's 3 best estimates were all serial, 83-101 us, while its
-  // 8 parallel splits ran 42.7, the problem's best; perf_notes.md, change 54). So the pool keeps,
+  // 8 parallel splits ran 42.7, the problem's best). So the pool keeps,
   // for every instance, its unsplit candidate and its `per_instance` best-estimated splits of each
   // mode, then the overall ranking up to quick_pool.
   std::vector<std::pair<Scored, size_t>> held_back;  // pruned by the model, with their rank
@@ -246,23 +236,10 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
 std::vector<db::Entry> Tuner::to_entries(const ProblemReport& report, const db::DeviceSignature& device,
                                          const db::Provenance& provenance) {
   std::vector<db::Entry> out;
-  const double flops = 2.0 * report.problem.m * report.problem.n * static_cast<double>(report.problem.k);
-  for (const CandidateResult& c : report.results) {
-    if (c.time.reps == 0) continue;
-    db::Entry e;
-    e.device = device;
-    e.problem = problem_key(report.problem, report.align);
-    e.candidate = db_candidate(*c.kernel, c.split);
-    e.measurement.median_us = c.time.median_us;
-    e.measurement.min_us = c.time.min_us;
-    e.measurement.spread_us = c.time.max_us - c.time.min_us;
-    e.measurement.iterations = c.time.reps;
-    e.measurement.tflops = flops / c.time.median_us / 1e6;
-    e.measurement.check_passed = c.check_passed;
-    e.measurement.rel_error = std::isfinite(c.rel_error) ? c.rel_error : 1e300;
-    e.provenance = provenance;
-    out.push_back(std::move(e));
-  }
+  const db::ProblemKey key = problem_key(report.problem, report.align);
+  for (const CandidateResult& c : report.results)
+    if (c.time.reps > 0)
+      out.push_back(measurement_entry(device, key, *c.kernel, c.split, c.time, c.check_passed, c.rel_error, provenance));
   return out;
 }
 

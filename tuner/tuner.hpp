@@ -14,7 +14,6 @@
 // Every pruned candidate keeps its reason; every timed one becomes a database entry.
 #pragma once
 
-#include <cublas_v2.h>
 
 #include <atomic>
 #include <memory>
@@ -23,6 +22,7 @@
 #include <vector>
 
 #include "cost_model.hpp"
+#include "cublas_sgemm.hpp"
 #include "operation.hpp"
 #include "problem_data.hpp"
 #include "timing.hpp"
@@ -98,7 +98,7 @@ class Tuner {
   DeviceModel model_;
   std::vector<int> occupancy_;
   cudaStream_t stream_ = nullptr;
-  cublasHandle_t cublas_ = nullptr;
+  std::unique_ptr<CublasSgemm> cublas_;
   std::unique_ptr<L2Flusher> flusher_;
   std::unique_ptr<GrowingWorkspace> workspace_ = std::make_unique<GrowingWorkspace>();
 };

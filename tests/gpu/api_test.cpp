@@ -209,7 +209,7 @@ struct NnProblem {
   DeviceBuffer<double> ref;
 };
 
-// A GEMM is launched as a programmatic dependent of the kernel before it in the stream (change 130):
+// A GEMM is launched as a programmatic dependent of the kernel before it in the stream:
 // its blocks may start while that kernel drains and must wait for its writes. Here the kernels right
 // before each call rewrite A and B (NaN first, then the values the reference was made from), on a
 // stream and inside a captured graph; a GEMM that read them early would see NaN or stale values.

@@ -2,7 +2,7 @@
 // the first database of the search path, and the result is the same whichever way the kernel was
 // chosen — online, from the database it wrote, or by the untuned fallback. Stream capture defers
 // the tuning to the first call outside capture. Candidates that read repacked operands are measured
-// like the others (docs/perf_notes.md, measurement 108).
+// like the others (their copies are part of the workspace the tuning allocates).
 #include <unistd.h>
 
 #include <cstdlib>

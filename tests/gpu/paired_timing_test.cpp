@@ -1,7 +1,7 @@
 // The benchmark's paired timing on a GPU: the two launches' repetitions interleave, alternating which
 // goes first, each timed one right after an untimed launch of the same side; each side gets as many
 // as the other, and on a machine with NVML every repetition carries a clock sample read off the
-// device (docs/perf_notes.md, measurement 106).
+// device.
 #include <string>
 
 #include "gpu_test.hpp"
@@ -28,7 +28,7 @@ TEST_F(PairedTimingTest, RepetitionsInterleaveAlternatingWhichSideGoesFirstEachA
   auto first = side('a', 0), second = side('b', 4);
   TimingOptions options;
   options.warmup = 0, options.min_reps = 4, options.max_reps = 4, options.budget_ms = 0;  // no untimed runs
-  const ClockMonitor clocks(device);
+  const NvmlDevice clocks(device);
   const PairedTiming t = time_interleaved(first, second, nullptr, flusher, &clocks, options);
   // Per round: an untimed and a timed launch of one side, then of the other.
   EXPECT_EQ(order, "aabbbbaaaabbbbaa");

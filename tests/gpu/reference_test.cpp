@@ -1,7 +1,6 @@
 // The float64 reference itself: the tiled form that every check uses gives the one-thread-per-output
 // form's results bit for bit (both sum each output's products in order of k, one FMA each), on odd
-// sizes that leave partial tiles and slices, in every layout, with beta (docs/perf_notes.md,
-// change 109).
+// sizes that leave partial tiles and slices, in every layout, with beta.
 #include <vector>
 
 #include "check.hpp"

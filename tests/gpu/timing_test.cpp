@@ -1,6 +1,6 @@
 // The timing's warm-up on a GPU: TimingOptions::warmup_ms keeps launching, untimed, for at least
-// that long before the timed repetitions (the settling of docs/perf_notes.md, measurement 104),
-// and none of those launches is counted as a repetition.
+// that long before the timed repetitions (the H100 leaves its software power cap within ~500 ms of
+// steady launches), and none of those launches is counted as a repetition.
 #include <chrono>
 
 #include "gpu_test.hpp"

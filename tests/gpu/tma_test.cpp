@@ -2,9 +2,9 @@
 // hundreds of k-tiles per block. The `nn` copy warpgroup stages B's K-major boxes and transposes
 // them into the very X-major stages the `nt` twin gets from TMA, and the compute threads' code is
 // the same, so C must be identical to the twin's on a transposed B. A hand-off race between the
-// staging ring and its refills (docs/perf_notes.md, change 95) corrupted a few columns in a few of
-// ~130 000 refills per 4096^3 launch: the float64 reference at the instance suite's sizes never
-// saw it, one repeated large launch compared exactly does.
+// staging ring and its refills (see copy_k_major_b_stages) would corrupt a few columns in a few of
+// ~130 000 refills per 4096^3 launch: the float64 reference at the instance suite's sizes would not
+// see it, one repeated large launch compared exactly does.
 #include <cstring>
 #include <string>
 #include <vector>

@@ -160,7 +160,7 @@ TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
 }
 
 TEST_F(TunerTest, HeuristicChoiceRepacksOnlyWhereTheUserWorkspaceHoldsTheCopies) {
-  // Since change 99 the untuned choice may repack (on the full H100 grid it takes a TMA instance on
+  // The untuned choice may repack (on the full H100 grid it takes a TMA instance on
   // a repacked B for big `nn` problems); a caller's fixed workspace too small for the copies must
   // rule those candidates out in the heuristic mode as in the fallback's.
   const ColumnMajorProblem p = make_problem(Op::N, Op::N, 4096, 4096, 512);

@@ -1,6 +1,5 @@
 // The paired timing's statistics and the clock sample's slowdown rule, on numbers shaped like the
-// H100's (4096^3: ~2520 us unslowed, ~2600 under the software power cap; docs/perf_notes.md,
-// measurement 104).
+// H100's (4096^3: ~2520 us unslowed, ~2600 under the software power cap).
 #include <gtest/gtest.h>
 
 #include "paired_timing.hpp"

@@ -1,10 +1,11 @@
-// Measurement 104 (docs/perf_notes.md): why `gemm-tune bench` times 4096^3 `nt` 0.7-1.5% slower
-// than the tuner does, on the same kernel and launch plan. The two differ in three things: the
-// benchmark calls autogemmSgemm (the handle's choice, its workspace) where the tuner calls run()
-// with its own workspace; the benchmark's stream is a blocking one (cudaStreamCreate) where the
-// tuner's is non-blocking; and their random data come from different seeds. This tool times each
-// combination in one process, interleaved over rounds, with the benchmark's timing (time_on_gpu:
-// memset flush of twice L2, 3 warm-ups, CUDA events, median), cuBLAS (pedantic) beside each.
+// Measures what makes `gemm-tune bench` time 4096^3 `nt` 0.7-1.5% slower than the tuner, on the same
+// kernel and launch plan (the reason of docs/decisions.md, Medians after a 500 ms settle). The two
+// differ in three things: the benchmark calls autogemmSgemm (the handle's choice, its workspace)
+// where the tuner calls run() with its own workspace; the benchmark's stream is a blocking one
+// (cudaStreamCreate) where the tuner's is non-blocking; and their random data come from different
+// seeds. This tool times each combination in one process, interleaved over rounds, with the
+// benchmark's timing (time_on_gpu: memset flush of twice L2, 3 warm-ups, CUDA events, median), cuBLAS
+// (pedantic) beside each.
 //
 //   api_vs_run [M N K [LAYOUT [ROUNDS [reference [SETTLE_MS]]]]]
 //     row-major shape as the shape sets give it (default 4096 4096 4096 nt 3); uses the tuning

@@ -1,9 +1,10 @@
-// Experiment: how many blocks of a GEMM instance can be resident at once when the splits of a tile
-// are launched as one thread-block cluster (docs/perf_notes.md, experiment 33: 2- and 3-block
-// clusters ran 1-3% faster than the reduction kernel, 4-block clusters 30-60% slower)? For a few
-// instances, prints the blocks per SM the device grants (cudaOccupancyMaxActiveBlocksPerMultiprocessor,
-// times the SM count) against cudaOccupancyMaxActiveClusters x cluster size for clusters of 1..8
-// blocks along z (the split dimension). Built with the tools (BUILD/tools/cluster_occupancy).
+// Measures how many blocks of a GEMM instance can be resident at once when the splits of a tile are
+// launched as one thread-block cluster (the reason of docs/decisions.md, No reduction inside the GEMM
+// launch: 2- and 3-block clusters run 1-3% faster than the reduction kernel, 4-block clusters 30-60%
+// slower, because clusters fit fewer resident blocks). For a few instances, prints the blocks per SM
+// the device grants (cudaOccupancyMaxActiveBlocksPerMultiprocessor, times the SM count) against
+// cudaOccupancyMaxActiveClusters x cluster size for clusters of 1..8 blocks along z (the split
+// dimension). Built with the tools (BUILD/tools/cluster_occupancy).
 #include <cuda_runtime.h>
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-// The experiments' timing, as the benchmark times (tuner/timing.hpp, without its adaptive stop):
+// The experiments' timing, as the benchmark times (src/timing.hpp, without its adaptive stop):
 // before each of `runs` repetitions `flush(r)` evicts L2, then `launch()` is timed between two CUDA
 // events on the default stream; the first `warmup` repetitions are dropped.
 #pragma once

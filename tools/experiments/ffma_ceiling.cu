@@ -1,4 +1,5 @@
-// Experiment 134: the FFMA ceiling of target 3's long-K shapes on this card. 256x256x8192 and
+// Measures the FFMA ceiling of target 3's long-K shapes on this card (the reason of
+// docs/decisions.md, Why target 3 of the FP32 performance issue is bounded). 256x256x8192 and
 // 128x128x32768 both ask for M*N*K = 2^29 FFMAs; target 3 allows 25.6 us for them, timed as the
 // benchmark times (after its memset flush of twice the L2, CUDA events, median of 25). Here kernels
 // do exactly those 2^29 FFMAs with no global memory traffic at all, in the instruction mix of a SIMT
@@ -90,7 +91,7 @@ __global__ void __launch_bounds__(kThreads) ffma_kernel(int ksteps, float* out, 
           b[4 * q] = v.x, b[4 * q + 1] = v.y, b[4 * q + 2] = v.z, b[4 * q + 3] = v.w;
         }
       }
-      // Serpentine over the columns, as the library's tiles (change 117).
+      // Serpentine over the columns, as the library's tiles walk them: each turn reuses a register.
 #pragma unroll
       for (int i = 0; i < TM; ++i)
 #pragma unroll

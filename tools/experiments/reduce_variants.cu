@@ -1,13 +1,14 @@
-// Change 78's measurements: how long does the split-k reduction take where it runs, and which form
-// of it is fastest? Change 77's float4 kernel serves C with 16-byte aligned columns; C with odd
-// leading dimensions (127x3001x1531, the problem that holds target 4) took the one-element kernel,
-// whose threads each did a 64-bit division and two rounds of four L2 loads before change 78. This
+// Measures how long the split-k reduction takes where it runs, and which form of it is fastest (the
+// reason of docs/decisions.md, The reduction kernel's forms). The float4 kernel serves C with 16-byte
+// aligned columns; C with odd leading dimensions (127x3001x1531, the problem that holds target 4)
+// takes the one-element kernel, whose 64-bit-index form (i64_u4) does a 64-bit division per thread and
+// two rounds of four L2 loads, against 32-bit indices and 8 split loads in flight (idx32_u8). This
 // times, per problem of the tuned tables (m, n, splits, ldc), the library's launch_splitk_reduce and
 // variants of it, each after the benchmark's flush and a producer kernel that writes the partials
 // (so they sit dirty in L2 as the GEMM's epilogue leaves them, and the reduction is a programmatic
-// dependent of it as in the library), and checks every variant's C bit for bit against the
-// first variant in the one-element order. Printed: the median of producer + reduction minus the producer's own median (the
-// reduction's share of the pair). Experiment 122 adds variants that add the splits in another
+// dependent of it as in the library), and checks every variant's C bit for bit against the first
+// variant in the one-element order. Printed: the median of producer + reduction minus the producer's
+// own median (the reduction's share of the pair). The warps variants add the splits in another
 // (fixed) order, split among a block's warps; those are checked against a float64 sum of the
 // partials within the recursive-summation error bound instead of bit for bit.
 // Built with the tools (BUILD/tools/reduce_variants); no argument.
@@ -52,9 +53,8 @@ __global__ void produce(float4* partials, int64_t count4) {
   }
 }
 
-// V1: one output per thread: the library's one-element kernel, which change 78 made a template of
-// its index type and the splits' loads in flight (`Index`, `Unroll`); the runs of
-// docs/results/h100_reduce_variants*.txt timed the same code as a copy here, before the change.
+// V1: one output per thread: the library's one-element kernel, a template of its index type and the
+// splits' loads in flight (`Index`, `Unroll`), so each form runs the library's own code.
 template <class Index, int Unroll>
 constexpr auto reduce_one = autogemm::splitk_reduce_kernel<Index, Unroll>;
 
@@ -143,7 +143,7 @@ __global__ void reduce4(const float4* __restrict__ partials, int splits, int m, 
   }
 }
 
-// V5 (experiment 122): the splits of a run of 32 outputs divided among the W warps of a block, the
+// V5: the splits of a run of 32 outputs divided among the W warps of a block, the
 // library's splitk_reduce_warps_kernel (which launch_splitk_reduce takes at W = 4 for small outputs of
 // 16 splits or more). Deterministic, but not the one-element order: checked against an error bound.
 template <int W>
@@ -219,7 +219,7 @@ int main() {
     auto one = [&](auto kernel) {
       return [&, kernel] {
         // (The last argument is the residue planes' lda, which the one-element kernel reads only in
-        // its residue form; change 79.)
+        // its residue form, which also adds the product of A's last column and B's last row.)
         return launch_dependent(blocks_for(total), 256, kernel, pf, pr.splits, pr.m, pr.n, alpha, beta, c, pr.ldc,
                                 int64_t{0}, autogemm::LastProduct{});
       };

@@ -1,16 +1,16 @@
-// Experiment 59 (docs/perf_notes.md): can a problem with a narrow output (row-major M = 8-32, i.e.
-// column-major n = 8-32) stream its large operand at the GEMV's rate? 16x3072x3072 runs 23.3 us on
-// the 128x16 GEMM tile (1.84x its 12.6 us floor; issue 6 asks <= 1.6x, 20.3 us), while the GEMV
-// streams the same 37.7 MB for 1x3072x3072 in ~19.9 us. Experiment 41 gave a GEMV 16 columns read
-// through L1 and lost (registers hoisted, one block per SM). Here the block's k-range of the narrow
-// operand is staged in shared memory once and read back as broadcast float4s (all lanes of a warp on
-// the same k), while each lane streams R rows of A (M-major, column-major), either into registers,
-// U loads in flight (`skinny`), or through a per-thread ring of cp.async stages (`skinny_ring`);
-// the 8 warps of a block split its k-range and their sums meet in shared memory; K is split over
-// blocks too, the last block of a row block adding the splits (as the GEMV does).
-// Times each variant after a memset flush of 2x L2 (the benchmark's method), median of 25, CUDA
-// events, against cuBLAS SGEMM (pedantic) in the same process, and checks it against a float64
-// reference (error relative to sum |a b|). Built with the tools (BUILD/tools/skinny_stream).
+// Measures whether a problem with a narrow output (row-major M = 8-32, i.e. column-major n = 8-32)
+// can stream its large operand at the GEMV's rate (the reason of docs/decisions.md, GEMV family for
+// n ≤ 4). 16x3072x3072 runs 23.3 us on the 128x16 GEMM tile (1.84x its 12.6 us floor; issue 6 asks
+// <= 1.6x, 20.3 us), while the GEMV streams the same 37.7 MB for 1x3072x3072 in ~19.9 us. A GEMV of
+// 16 columns read through L1 loses (registers hoisted, one block per SM). Here the block's k-range of
+// the narrow operand is staged in shared memory once and read back as broadcast float4s (all lanes of
+// a warp on the same k), while each lane streams R rows of A (M-major, column-major), either into
+// registers, U loads in flight (`skinny`), or through a per-thread ring of cp.async stages
+// (`skinny_ring`); the 8 warps of a block split its k-range and their sums meet in shared memory; K
+// is split over blocks too, the last block of a row block adding the splits (as the GEMV does). Times
+// each variant after a memset flush of 2x L2 (the benchmark's method), median of 25, CUDA events,
+// against cuBLAS SGEMM (pedantic) in the same process, and checks it against a float64 reference
+// (error relative to sum |a b|). Built with the tools (BUILD/tools/skinny_stream).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -362,7 +362,7 @@ int main() {
   variant("ring nc" #NC " r" #R " u" #U " s" #S " minb" #MINB, skinny_ring<NC, R, U, S, MINB>, R, splits, S * U * kThreads * R * 4)
 #define PIPE(NC, R, U, MINB) \
   variant("pipe nc" #NC " r" #R " u" #U " minb" #MINB, skinny_pipe<NC, R, U, MINB>, R, splits)
-    // Run 1 (registers) took splits up to 22, run 2 (the ring) up to 16: 22 lost everywhere.
+    // Split counts 4 to 22 for every variant; 22 splits lose everywhere.
     for (int splits : {4, 6, 8, 11, 16, 22}) {
       if (p.n <= 8) {
         REGS(8, 4, 4, 2);

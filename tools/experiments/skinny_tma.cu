@@ -1,18 +1,19 @@
-// Experiment 120 (docs/perf_notes.md): a narrow output (row-major M = 16 or 32, i.e. column-major
-// n = 16 or 32, m = k = 3072, `nn`) whose large operand A is streamed by the tensor memory
-// accelerator. Experiment 59's kernels streamed A with their own loads and lost to the library's
-// 128x16 split-k tile (23.3 us, 1.84x the floor; issue 6 asks <= 1.6x, 20.3 us), whose GEMM alone
-// reads about as fast as a plain read after the benchmark's flush, its reduction kernel being what
-// is left over the target. Here a block owns R whole rows of C (a strip of A, R x k) and needs no
-// reduction kernel: one thread of a copy warp keeps S stages of A's strip (a TMA box of R rows x BK)
-// and of B's (BK x NC) in flight, counted in bytes on mbarriers; CW compute warps split each stage's
-// k-steps (lane = row group x k-quarter: TR rows, 4 k-steps per 16-byte load of B) and their sums
-// meet by shuffles and in shared memory. SPLITS > 1 splits K too, the splits of a strip forming one
-// thread-block cluster whose rank 0 adds the ranks' sums through distributed shared memory in rank
-// order; still one launch. kMath = false skips the FFMAs: the copy pipeline's streaming rate alone.
-// Timed as the benchmark times (memset flush of 2x L2, CUDA events, median of 25) next to cuBLAS
-// SGEMM (pedantic) in the same process; every variant is checked against a float64 reference on
-// sampled rows of C (error relative to sum |a b|), after C was poisoned with NaN.
+// Measures a narrow output (row-major M = 16 or 32, i.e. column-major n = 16 or 32, m = k = 3072,
+// `nn`) whose large operand A is streamed by the tensor memory accelerator (the reason of
+// docs/decisions.md, Why target 3 of the FP32 performance issue is bounded). The kernels of
+// skinny_stream stream A with their own loads and lose to the library's 128x16 split-k tile (23.3 us,
+// 1.84x the floor; issue 6 asks <= 1.6x, 20.3 us), whose GEMM alone reads about as fast as a plain
+// read after the benchmark's flush, its reduction kernel being what is left over the target. Here a
+// block owns R whole rows of C (a strip of A, R x k) and needs no reduction kernel: one thread of a
+// copy warp keeps S stages of A's strip (a TMA box of R rows x BK) and of B's (BK x NC) in flight,
+// counted in bytes on mbarriers; CW compute warps split each stage's k-steps (lane = row group x
+// k-quarter: TR rows, 4 k-steps per 16-byte load of B) and their sums meet by shuffles and in shared
+// memory. SPLITS > 1 splits K too, the splits of a strip forming one thread-block cluster whose rank
+// 0 adds the ranks' sums through distributed shared memory in rank order; still one launch. kMath =
+// false skips the FFMAs: the copy pipeline's streaming rate alone. Timed as the benchmark times
+// (memset flush of 2x L2, CUDA events, median of 25) next to cuBLAS SGEMM (pedantic) in the same
+// process; every variant is checked against a float64 reference on sampled rows of C (error relative
+// to sum |a b|), after C was poisoned with NaN.
 #include <cooperative_groups.h>
 #include <cublas_v2.h>
 #include <cuda_runtime.h>

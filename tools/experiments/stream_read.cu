@@ -1,11 +1,11 @@
-// Experiment: how fast can one pass over a 3072 x 3072 FP32 matrix (37.7 MB, the A of the seed's
-// 1x3072x3072) go on this GPU, right after the benchmark's L2 flush? That is the floor of a GEMV.
+// Measures how fast one pass over a 3072 x 3072 FP32 matrix (37.7 MB, the A of the seed's
+// 1x3072x3072) goes on this GPU, right after the benchmark's L2 flush: the floor of a GEMV, and why
+// the GEMV reads A with evict-first loads (the reason of docs/decisions.md, GEMV family for n ≤ 4).
 // Reads the matrix with __ldg, __ldcs (cache-streaming) and an evict-first L2 policy
 // (kernels/stream_load.cuh), 1 or 4 float4 loads in flight per thread, 4 or 8 blocks of 256 per SM;
 // after a memset flush (the benchmark's method, leaves L2 full of dirty lines) and after a read
 // flush; cuBLAS SGEMM (pedantic) and SGEMV on the same matrix as the yardstick. Median of 22 runs.
 // Built with the tools (BUILD/tools/stream_read); run by tools/gpu_validation.sh BUILD OUT stream.
-// Results and what they meant: docs/perf_notes.md, change 9.
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 

@@ -1,13 +1,13 @@
-// Measurement 60 (docs/perf_notes.md): what would tensor cores offer the shapes whose targets the
-// FP32 SIMT kernels miss? Issue 6's yardstick is cuBLAS SGEMM in pedantic FP32; whether autogemm may
-// use tensor cores (TF32 with error compensation, "3xTF32") is a decision for the team, not for a
-// kernel. This prints, per problem, cuBLAS SGEMM in pedantic FP32 and with TF32 tensor cores
-// (CUBLAS_TF32_TENSOR_OP_MATH: one TF32 product, no compensation) — time after a memset flush of
-// 2x L2 (the benchmark's method), median of 25, CUDA events — and each result's worst error against
-// a float64 reference on sampled entries, relative to sum |a b| (the tests' measure). 3xTF32 does
-// three such products to recover FP32 accuracy, so its cost is about 3x the TF32 time in the
-// compute-bound problems. Row-major problems, mapped to column-major as the benchmark maps them.
-// Built with the tools (BUILD/tools/tensor_core_bound).
+// Measures what tensor cores would offer the shapes whose targets the FP32 SIMT kernels miss (the
+// reason of docs/decisions.md, No tensor cores in the FP32 path). Issue 6's yardstick is cuBLAS SGEMM
+// in pedantic FP32; whether autogemm may use tensor cores (TF32 with error compensation, "3xTF32") is
+// a decision for the team, not for a kernel. This prints, per problem, cuBLAS SGEMM in pedantic FP32
+// and with TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH: one TF32 product, no compensation) — time
+// after a memset flush of 2x L2 (the benchmark's method), median of 25, CUDA events — and each
+// result's worst error against a float64 reference on sampled entries, relative to sum |a b| (the
+// tests' measure). 3xTF32 does three such products to recover FP32 accuracy, so its cost is about 3x
+// the TF32 time in the compute-bound problems. Row-major problems, mapped to column-major as the
+// benchmark maps them. Built with the tools (BUILD/tools/tensor_core_bound).
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 

@@ -1,14 +1,14 @@
-// Experiment 145 (docs/perf_notes.md): what error-compensated tensor cores ("3xTF32") would do for
-// target 3's missed shapes. Measurement 60 timed cuBLAS's single TF32 product (100-1000x the FP32
-// error); whether autogemm may run FP32 GEMM on tensor cores at all is for the team to decide, and
-// this gives that decision numbers of our own: a plain mma.sync TF32 kernel with split-k, run with one
-// product (big_a * big_b, TF32's error) and with three (small_a * big_b + big_a * small_b + big_a *
-// big_b, where x = big + small and both halves are rounded to TF32: FP32-level error), its partials
-// summed by the library's own reduction (launch_splitk_reduce, a programmatic dependent as in the
-// library), timed as the benchmark times (memset flush of 2x L2, CUDA events, median of 25), the GEMM
-// launched as a programmatic dependent as the library launches it (change 130). Every result is
-// checked on every element against a float64 reference: worst |ref - c| / sum |a b| (the tests'
-// measure), printed beside cuBLAS's pedantic FP32 and TF32 errors and times from the same process.
+// Measures what error-compensated tensor cores ("3xTF32") would do for target 3's missed shapes (the
+// reason of docs/decisions.md, No tensor cores in the FP32 path). cuBLAS's single TF32 product has
+// 100-1000x the FP32 error (tensor_core_bound); this gives the decision to keep FP32 GEMM off tensor
+// cores numbers of autogemm's own: a plain mma.sync TF32 kernel with split-k, run with one product
+// (big_a * big_b, TF32's error) and with three (small_a * big_b + big_a * small_b + big_a * big_b,
+// where x = big + small and both halves are rounded to TF32: FP32-level error), its partials summed
+// by the library's own reduction (launch_splitk_reduce, a programmatic dependent as in the library),
+// timed as the benchmark times (memset flush of 2x L2, CUDA events, median of 25), the GEMM launched
+// as a programmatic dependent as the library launches every kernel. Every result is checked on every
+// element against a float64 reference: worst |ref - c| / sum |a b| (the tests' measure), printed
+// beside cuBLAS's pedantic FP32 and TF32 errors and times from the same process.
 //
 // The kernel (row-major nn: A m x k, B k x n, C m x n): a BM x BN block of (BM/WM) x (BN/WN) warps,
 // K split over gridDim.z, BK-deep stages copied by cp.async into padded shared tiles (A rows of BK + 4

@@ -1,19 +1,20 @@
-// Experiment 87 (docs/perf_notes.md): does Hopper's tensor memory accelerator (TMA) make the SIMT main
-// loop faster? The library's kernels stage operand tiles with per-thread cp.async copies, a
-// cp.async.wait and a block barrier per k-tile. Here one producer warp issues each stage's two tile
-// copies (cp.async.bulk.tensor, one instruction per operand tile), completion is counted by an
-// mbarrier per stage, and the 256 compute threads never copy or meet at a block barrier: they wait
-// for a stage's "full" barrier and arrive on its "empty" one. Their compute is the library's own
-// (load_fragments over the same shared layout, the same FFMA order), so each accumulator sums its
-// products in the same order and the result must be bit-identical to the library kernel's.
+// Measures whether Hopper's tensor memory accelerator (TMA) makes the SIMT main loop faster (the reason of
+// docs/decisions.md, TMA family on sm_90a). The library's multistage kernels stage operand tiles with
+// per-thread cp.async copies, a cp.async.wait and a block barrier per k-tile. Here one producer warp issues
+// each stage's two tile copies (cp.async.bulk.tensor, one instruction per operand tile), completion is
+// counted by an mbarrier per stage, and the 256 compute threads never copy or meet at a block barrier: they
+// wait for a stage's "full" barrier and arrive on its "empty" one. Their compute is the library's own
+// (load_fragments over the same shared layout, the same FFMA order), so each accumulator sums its products in
+// the same order and the result must be bit-identical to the library kernel's.
 //
-// Experiment 89 and changes 90-92: the library's TMA instances (Family::kTma, simt_sgemm_tma.cuh)
-// are timed beside their twins, launched as the library launches them (the bare or the general
-// form, bare_epilogue_fits) and with their tensor maps encoded once, under two timings (below).
-// Until change 92 they ran 2-3% slower than the twins; in its bare form they run at the twins' speed.
+// The library's TMA instances (Family::kTma, simt_sgemm_tma.cuh) are timed beside their twins, launched as
+// the library launches them (the bare or the general form, bare_epilogue_fits) and with their tensor maps
+// encoded once, under two timings (below). In the general form they run 2-3% slower than the twins, in the
+// bare form at the twins' speed (the reason of docs/decisions.md, TMA kernel: two forms, 4 stages, a frozen
+// copy path).
 //
 // Runs `nt` (both operands X-major, as TMA's dense boxes lay them out) at 4096 x 4096 x 4096 and at
-// 4096 x 4224 x 4096 (whole waves of 128 x 128 tiles, measurement 86), timed the benchmark's way
+// 4096 x 4224 x 4096 (33 x 32 tiles of 128 x 128, 8 whole waves of 132), timed the benchmark's way
 // (memset flush of 2x L2, CUDA events, median), then again with 200 us of spin between the flush and
 // the timed launch, so that the host's work for a launch is hidden. Kernels: the library's
 // multistage 4096^3 winner (the reference for the bit-identity checks), TMA twins (tma_sgemm) and the
@@ -203,7 +204,7 @@ __global__ void spin_ns(unsigned long long ns) {
   }
 }
 
-// Experiment 89's second timing: the benchmark's flush, then 200 us of spin (see spin_ns).
+// The second timing: the benchmark's flush, then 200 us of spin (see spin_ns).
 bool g_hide_host = false;
 
 template <class Launch>
@@ -300,9 +301,9 @@ GemmParams library_params(const Problem& p) {
   return g;
 }
 
-// Experiment 89: the library's TMA instance (Family::kTma Tag) on the same problem, launched (a) as the
-// tuner and the library launch it (launch_simt_sgemm_tma: two tensor maps encoded per launch), or (b)
-// its kernel with maps encoded once, as run_tma launches the twins. Also prints the host's time per
+// The library's TMA instance (Family::kTma Tag) on the same problem, launched (a) as the tuner and
+// the library launch it (launch_simt_sgemm_tma: two tensor maps encoded per launch), or (b) its
+// kernel with maps encoded once, as run_tma launches the twins. Also prints the host's time per
 // launch call of (a) and per encode.
 template <class Tag>
 int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_bytes) {
@@ -353,12 +354,12 @@ int run_library_tma(const char* name, Problem& p, void* flush, size_t flush_byte
   return failures;
 }
 
-// Change 96's follow-up: where the streamed tail's time goes. The instance's bare form over every
-// tile (no tail), the library's plan (whole waves, then the tail) with shares tapered from the first
-// tail block to the last (StreamKTail::taper), and every tile streamed (no data-parallel grid); the
-// tail's sums differ from the reference in order only, so the check prints the largest difference
-// instead of bit identity. (Its first run also timed one wave fewer and a longer tail: between the
-// two, docs/results/h100_tma_mainloop_streamk_96.txt.)
+// Where the streamed tail's time goes (the reason of docs/decisions.md, A TMA launch's partial last
+// wave streamed over every SM). The instance's bare form over every tile (no tail), the library's
+// plan (whole waves, then the tail) with shares tapered from the first tail block to the last
+// (StreamKTail::taper), and every tile streamed (no data-parallel grid); the tail's sums differ
+// from the reference in order only, so the check prints the largest difference instead of bit
+// identity.
 template <class Tag>
 int run_streamk_plans(const char* name, Problem& p, void* flush, size_t flush_bytes) {
   constexpr KernelConfig C = Tag::value;
@@ -451,10 +452,10 @@ using Library = Nt8x8<128, 128, 32, 3, 1>;
 template <int BM, int BN, int BK, int S>
 using Tma8x16 = ConfigTag<BM, BN, BK, 64, 64, 8, 16, S, 1, Op::N, Op::T, 4, autogemm::Family::kTma>;
 
-// Every variant on one problem; returns how many differ from the library. (Experiment 87's runs, in
-// the tool of their commits, also ran 128x128 tiles with a copy warp or thread 0 copying, BK 8 to 32,
-// 4 to 12 stages, two blocks per SM and 16 + 1 warps; experiment 89 times the library's TMA
-// instances beside their twins.)
+// Every variant on one problem; returns how many differ from the library. The twin is the form the
+// library's TMA family takes; 128x128 tiles with a copy warp or thread 0 copying, BK 8 to 32, 4 to
+// 12 stages, two blocks per SM and 16 + 1 warps are not run here. The library's TMA instances run
+// beside the twin.
 int run_variants(Problem& p, void* flush, size_t flush_bytes) {
   int failures = 0;
   failures += run_tma<Nt8x16<256, 128, 16, 4, 1>, -1>("twin 256x128x16 t8x16, 4 stages", p, flush, flush_bytes);
@@ -469,7 +470,7 @@ int run_variants(Problem& p, void* flush, size_t flush_bytes) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // --hide-host: also time everything with the spin between flush and launch (experiment 89, run 1).
+  // --hide-host: also time everything with the spin between flush and launch (the second timing).
   const bool hide_host_too = argc > 1 && std::strcmp(argv[1], "--hide-host") == 0;
   const size_t flush_bytes = l2_flush_bytes();
   if (flush_bytes == 0) return std::printf("cannot read the L2 size of device 0\n"), 1;

@@ -1,10 +1,10 @@
-// Experiment: what does turning a K-major GEMM operand into an X-major one cost on this GPU, right
-// after the benchmark's L2 flush? If a copy-transpose of B plus the `nt` kernel beats the `nn`
-// kernel (K-major B runs ~5-15% slower on the same tile, docs/perf_notes.md), a repacking pass pays
-// for the large problems. Transposes R x C row-major FP32 matrices (the B of 3072^3, 4096^3 and
-// 4096x11008x4096) with a 32 x 32 shared-memory tile, after a memset flush of 2x L2 (the
-// benchmark's method); median of 21 runs, CUDA events. Prints the time and the bytes moved per
-// second. Built with the tools (BUILD/tools/transpose_cost).
+// Measures what turning a K-major GEMM operand into an X-major one costs on this GPU, right after the
+// benchmark's L2 flush (the reason of docs/decisions.md, Operand repacking for K-major operands).
+// Where a copy-transpose of B plus the `nt` kernel beats the `nn` kernel (K-major B runs ~5-15%
+// slower on the same tile), a repacking pass pays for the large problems. Transposes R x C row-major
+// FP32 matrices (the B of 3072^3, 4096^3 and 4096x11008x4096) with a 32 x 32 shared-memory tile,
+// after a memset flush of 2x L2 (the benchmark's method); median of 21 runs, CUDA events. Prints the
+// time and the bytes moved per second. Built with the tools (BUILD/tools/transpose_cost).
 #include <cuda_runtime.h>
 
 #include <algorithm>

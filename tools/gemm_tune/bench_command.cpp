@@ -13,8 +13,9 @@
 
 #include "autogemm/autogemm.h"
 #include "check.hpp"
-#include "clock_monitor.hpp"
+#include "nvml_device.hpp"
 #include "commands.hpp"
+#include "cublas_sgemm.hpp"
 #include "context.hpp"
 #include "problem_data.hpp"
 #include "paired_timing.hpp"
@@ -26,18 +27,14 @@
 namespace autogemm::cli {
 namespace {
 
-std::string run_text(const char* cmd) {
-  std::string out;
-  if (FILE* f = popen(cmd, "r")) {
-    char buf[256];
-    while (fgets(buf, sizeof buf, f)) out += buf;
-    pclose(f);
-  }
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
-nlohmann::json device_info(int device) {
+/// The device, its driver and its clocks as found before the first timing (NVML's fields are null
+/// where it cannot be read).
+nlohmann::json device_info(int device, const NvmlDevice& monitor) {
+  const DeviceState st = monitor.state();
+  nlohmann::json nvml = nullptr;
+  if (st.valid)
+    nvml = {{"driver_version", st.driver_version}, {"sm_mhz", st.sm_mhz}, {"max_sm_mhz", st.max_sm_mhz},
+            {"mem_mhz", st.mem_mhz}, {"power_limit_w", st.power_limit_mw / 1000.0}, {"temperature_c", st.temperature_c}};
   cudaDeviceProp p{};
   cudaGetDeviceProperties(&p, device);
   int driver = 0, runtime = 0;
@@ -51,8 +48,7 @@ nlohmann::json device_info(int device) {
           {"memory_bytes", p.totalGlobalMem},
           {"cuda_driver_api", driver},
           {"cuda_runtime", runtime},
-          {"nvidia_smi", run_text("nvidia-smi --query-gpu=driver_version,clocks.sm,clocks.max.sm,clocks.mem,"
-                                  "power.limit,temperature.gpu --format=csv,noheader 2>/dev/null")}};
+          {"nvml", nvml}};
 }
 
 /// A library's side of a paired timing, for the JSON: its statistics, then each repetition's time,
@@ -73,10 +69,6 @@ nlohmann::json side_json(const PairedSide& s, double rel_err) {
           {"unslowed_median_us", s.unslowed_median_us}, {"sm_mhz_min", s.sm_mhz_min}, {"sm_mhz_max", s.sm_mhz_max},
           {"reps_us", s.us},                 {"reps_sm_mhz", reps_mhz},       {"reps_power_w", reps_power},
           {"reps_reasons", reps_reasons}};
-}
-
-void check_cublas(cublasStatus_t s, const char* what) {
-  if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed with cuBLAS status " + std::to_string(s));
 }
 
 }  // namespace
@@ -121,22 +113,20 @@ Command add_bench_command(CLI::App& app) {
       cudaGetDevice(&device);
       autogemmHandle_t handle = nullptr;
       if (autogemmCreate(&handle) != AUTOGEMM_STATUS_SUCCESS) throw std::runtime_error(autogemmGetLastErrorMessage());
-      cublasHandle_t cublas = nullptr;
-      check_cublas(cublasCreate(&cublas), "cublasCreate");
-      check_cublas(cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");
       cudaStream_t stream = nullptr;
       cudaStreamCreate(&stream);
       autogemmSetStream(handle, stream);
-      cublasSetStream(cublas, stream);
+      const CublasSgemm cublas(stream);
       L2Flusher flusher(device);
-      const ClockMonitor clocks(device);
+      const NvmlDevice clocks(device);
+      const nlohmann::json device_json = device_info(device, clocks);  // clocks as found, before any timing
       if (!clocks.available())
         std::fprintf(stderr, "gemm-tune bench: no clock samples (%s)\n", clocks.unavailable_reason().c_str());
       TimingOptions timing;
       timing.max_reps = o->max_reps;
       // The timing starts after kSettleMs of both libraries' launches: the float64 reference and
-      // checks before it leave the GPU power-capped for a while (docs/perf_notes.md, measurement
-      // 104); interleaved, whatever drift remains falls on both libraries alike (measurement 106).
+      // checks before it leave the GPU power-capped for a while (4096^3 0.7-1.5% slower for a few
+      // hundred ms); interleaved, whatever drift remains falls on both libraries alike.
       timing.warmup_ms = kSettleMs;
 
       nlohmann::json results = nlohmann::json::array();
@@ -150,8 +140,6 @@ Command add_bench_command(CLI::App& app) {
         ProblemData data(p, 7 + i);
         const float alpha = 1.0f, beta = 0.0f;
         data.compute_reference(alpha, beta, stream);
-        const cublasOperation_t ca = op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
-        const cublasOperation_t cb = op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
         const autogemmOperation_t aa = op_a == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T;
         const autogemmOperation_t ab = op_b == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T;
 
@@ -161,9 +149,7 @@ Command add_bench_command(CLI::App& app) {
             throw std::runtime_error(autogemmGetLastErrorMessage());
         };
         auto run_cublas = [&](cudaStream_t) {
-          check_cublas(cublasSgemm(cublas, ca, cb, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb, &beta,
-                                   data.c(), p.ldc),
-                       "cublasSgemm");
+          cublas(p, alpha, data.a(), data.b(), beta, data.c());
         };
         // Correctness before timing: poison C, run once, compare with the float64 reference.
         fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream);
@@ -217,7 +203,7 @@ Command add_bench_command(CLI::App& app) {
                               {"autogemm_version", autogemmGetVersion()},
                               {"kernel_grid", kernel_grid_id()},
                               {"kernels_compiled", kernel_registry().size()},
-                              {"device", device_info(device)},
+                              {"device", device_json},
                               {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3 runs each and " +
                                          std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, "
                                          "the two libraries' reps interleaved (alternating which goes first), median; "
@@ -231,7 +217,6 @@ Command add_bench_command(CLI::App& app) {
           return 1;
         }
       }
-      cublasDestroy(cublas);
       autogemmDestroy(handle);
       cudaStreamDestroy(stream);
       return failures == 0 ? 0 : 1;

@@ -11,6 +11,7 @@
 
 #include "autogemm/autogemm.h"
 #include "commands.hpp"
+#include "cublas_sgemm.hpp"
 #include "problem_data.hpp"
 #include "timing.hpp"
 
@@ -41,18 +42,14 @@ Command add_overhead_command(CLI::App& app) {
       autogemmHandle_t handle = nullptr;
       if (autogemmCreate(&handle) != AUTOGEMM_STATUS_SUCCESS) throw std::runtime_error(autogemmGetLastErrorMessage());
       autogemmSetStream(handle, stream);
-      cublasHandle_t cublas = nullptr;
-      if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) throw std::runtime_error("cublasCreate failed");
-      cublasSetMathMode(cublas, CUBLAS_PEDANTIC_MATH);
-      cublasSetStream(cublas, stream);
+      const CublasSgemm cublas(stream);
       const float alpha = 1.0f, beta = 0.0f;
       auto ag = [&] {
         return autogemmSgemm(handle, AUTOGEMM_OP_N, AUTOGEMM_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(),
                              p.ldb, &beta, data.c(), p.ldc) == AUTOGEMM_STATUS_SUCCESS;
       };
       auto cb = [&] {
-        return cublasSgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
-                           &beta, data.c(), p.ldc) == CUBLAS_STATUS_SUCCESS;
+        return cublas.run(p, alpha, data.a(), data.b(), beta, data.c()) == CUBLAS_STATUS_SUCCESS;
       };
       // Per call: host enqueue time, and wall time until the stream drained.
       auto round = [&](auto&& call, double& host_us, double& wall_us) {
@@ -87,7 +84,6 @@ Command add_overhead_command(CLI::App& app) {
                  .dump(2)
           << "\n";
       }
-      cublasDestroy(cublas);
       autogemmDestroy(handle);
       cudaStreamDestroy(stream);
       return 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "problem_data.hpp"
+#include "tune_run.hpp"
 
 namespace autogemm::cli {
 
@@ -17,10 +18,7 @@ struct ProblemSelection {
   std::string layouts = "nn";               // nn, nt, tn, tt, a comma list, or all
 };
 
-struct LabelledProblem {
-  ColumnMajorProblem problem;
-  std::string label;  // as the user gave it
-};
+using autogemm::LabelledProblem;
 
 /// "nn,tt" or "all" -> the layouts; throws std::runtime_error naming a bad word.
 std::vector<std::pair<Op, Op>> parse_layout_list(const std::string& text);

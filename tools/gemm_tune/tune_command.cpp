@@ -11,13 +11,13 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "commands.hpp"
 #include "problem_selection.hpp"
 #include "provenance.hpp"
 #include "shape_sets.hpp"
 #include "tuned_lookup.hpp"
+#include "tune_run.hpp"
 #include "tuner.hpp"
 #include "tuning_db.hpp"
 
@@ -40,13 +40,6 @@ struct TuneCliOptions {
 };
 
 using Job = LabelledProblem;
-
-// Parses "I/N" into shard index and count; false on anything else.
-bool parse_shard(const std::string& text, int& index, int& count) {
-  int used = 0;
-  return std::sscanf(text.c_str(), "%d/%d%n", &index, &count, &used) == 2 && used == static_cast<int>(text.size()) &&
-         count >= 1 && index >= 0 && index < count;
-}
 
 std::string layout_label(const ColumnMajorProblem& p) { return layout_code(p.op_a, p.op_b); }
 
@@ -177,10 +170,7 @@ Command add_tune_command(CLI::App& app) {
         int index = 0, count = 1;
         if (!parse_shard(o->shard, index, count))
           throw std::runtime_error("--shard '" + o->shard + "' is not I/N with 0 <= I < N");
-        std::vector<Job> mine;
-        for (size_t i = 0; i < jobs.size(); ++i)
-          if (static_cast<int>(i % count) == index) mine.push_back(jobs[i]);
-        jobs = std::move(mine);
+        jobs = shard_of(jobs, index, count);
       }
       if (!require_gpu("tune")) return 1;
       const std::vector<int> devices = parse_devices(o->devices);
@@ -189,59 +179,27 @@ Command add_tune_command(CLI::App& app) {
 
       std::signal(SIGINT, on_sigint);
       Progress progress(jobs.size(), o->quiet);
-      std::vector<std::optional<ProblemReport>> reports(jobs.size());
-      std::vector<std::string> status(jobs.size(), "not started");
-      std::atomic<size_t> next{0};
-      std::atomic<bool> failed{false};
-      const auto run_start = std::chrono::steady_clock::now();
-      std::mutex error_mutex;
-      std::string first_error;
-
-      auto worker = [&](int device) {
-        try {
-          cudaSetDevice(device);
-          Tuner tuner(device, o->tune);
-          const db::DeviceSignature signature = device_signature(device);
-          db::TuningDb database(db_path, db::OpenMode::kReadWrite, o->db.empty());
-          for (size_t i; !g_stop.load() && (i = next.fetch_add(1)) < jobs.size();) {
-            const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count();
-            if (o->time_limit_s > 0 && elapsed > o->time_limit_s) {
-              status[i] = "time limit";
-              continue;
-            }
-            const Job& job = jobs[i];
-            const int align = 4;  // problems are tuned with 16-byte aligned buffers (ProblemData)
-            if (!o->force && database.has_tuned(signature.key(), Tuner::problem_key(job.problem, align),
-                                                std::string(kernel_grid_id()))) {
-              status[i] = "already tuned";
-              progress.done(job.label + " " + layout_label(job.problem) + ": already tuned, skipped (--force to redo)");
-              continue;
-            }
-            ProblemReport r = tuner.tune(job.problem, g_stop);
-            // Everything measured is kept, also when Ctrl-C cut the problem short.
-            database.record(Tuner::to_entries(r, signature, current_provenance(device)));
-            database.record_pruned(signature, Tuner::problem_key(job.problem, r.align), std::string(kernel_grid_id()),
-                                   r.pruned);
-            status[i] = r.interrupted ? "interrupted" : "tuned";
-            char line[512];
-            std::snprintf(line, sizeof line, "%s %s on GPU %d: %s %.1f us (cuBLAS %.1f us), %d candidates, %zu checked, %.1f s",
-                          job.label.c_str(), layout_label(job.problem).c_str(), device,
-                          r.best ? std::string(r.best->kernel->name).c_str() : "no valid kernel",
-                          r.best ? r.best->time.median_us : 0.0, r.cublas.median_us, r.candidates, r.results.size(),
-                          r.seconds);
-            reports[i] = std::move(r);
-            progress.done(line);
-          }
-        } catch (const std::exception& e) {
-          failed.store(true);
-          std::lock_guard lock(error_mutex);
-          if (first_error.empty()) first_error = "GPU " + std::to_string(device) + ": " + e.what();
-          g_stop.store(true);
+      TuneRunOptions run;
+      run.tune = o->tune;
+      run.db_path = db_path;
+      run.create_db_parent = o->db.empty();
+      run.time_limit_s = o->time_limit_s;
+      run.force = o->force;
+      const TuneRunResult result = tune_problems(jobs, devices, run, g_stop, [&](size_t i, const TuneOutcome& done) {
+        const Job& job = jobs[i];
+        if (!done.report) {
+          progress.done(job.label + " " + layout_label(job.problem) + ": already tuned, skipped (--force to redo)");
+          return;
         }
-      };
-      std::vector<std::thread> threads;
-      for (int d : devices) threads.emplace_back(worker, d);
-      for (auto& t : threads) t.join();
+        const ProblemReport& r = *done.report;
+        char line[512];
+        std::snprintf(line, sizeof line, "%s %s on GPU %d: %s %.1f us (cuBLAS %.1f us), %d candidates, %zu checked, %.1f s",
+                      job.label.c_str(), layout_label(job.problem).c_str(), done.device,
+                      r.best ? std::string(r.best->kernel->name).c_str() : "no valid kernel",
+                      r.best ? r.best->time.median_us : 0.0, r.cublas.median_us, r.candidates, r.results.size(),
+                      r.seconds);
+        progress.done(line);
+      });
       progress.finish();
       std::signal(SIGINT, SIG_DFL);
 
@@ -251,16 +209,17 @@ Command add_tune_command(CLI::App& app) {
       nlohmann::json out = nlohmann::json::array();
       for (size_t i = 0; i < jobs.size(); ++i) {
         const Job& job = jobs[i];
-        if (!reports[i]) {
-          std::printf("%-20s %-3s %s\n", job.label.c_str(), layout_label(job.problem).c_str(), status[i].c_str());
-          out.push_back({{"shape", job.label}, {"layout", layout_label(job.problem)}, {"status", status[i]}});
+        const TuneOutcome& outcome = result.outcomes[i];
+        if (!outcome.report) {
+          std::printf("%-20s %-3s %s\n", job.label.c_str(), layout_label(job.problem).c_str(), outcome.status.c_str());
+          out.push_back({{"shape", job.label}, {"layout", layout_label(job.problem)}, {"status", outcome.status}});
           continue;
         }
-        const ProblemReport& r = *reports[i];
-        out.push_back(report_json(job, r, status[i]));
+        const ProblemReport& r = *outcome.report;
+        out.push_back(report_json(job, r, outcome.status));
         if (!r.best) {
           std::printf("%-20s %-3s no kernel passed its check (%s)\n", job.label.c_str(), layout_label(r.problem).c_str(),
-                      status[i].c_str());
+                      outcome.status.c_str());
           continue;
         }
         const double flops = 2.0 * r.problem.m * r.problem.n * static_cast<double>(r.problem.k);
@@ -282,8 +241,8 @@ Command add_tune_command(CLI::App& app) {
           << "\n";
         if (!f) throw std::runtime_error(o->json + ": cannot write file");
       }
-      if (failed.load()) {
-        std::fprintf(stderr, "gemm-tune tune: %s\n", first_error.c_str());
+      if (!result.error.empty()) {
+        std::fprintf(stderr, "gemm-tune tune: %s\n", result.error.c_str());
         return 1;
       }
       if (g_stop.load()) {

@@ -1,0 +1,172 @@
+// See check.hpp. The reference is deliberately plain (float64 accumulation, each output's k products
+// summed in order): it shares no code with the kernels it checks. The tiled form stages operand
+// slices in shared memory so that big problems do not spend the online tuner's budget on it; the
+// one-thread-per-output form is kept as its check.
+#include "check.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace autogemm {
+namespace {
+
+__device__ __forceinline__ uint64_t splitmix64(uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+__global__ void fill_uniform_kernel(float* p, size_t n, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x) {
+    const uint64_t r = splitmix64(seed * 0x2545F4914F6CDD1Dull + i);
+    p[i] = static_cast<float>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
+  }
+}
+
+__global__ void fill_nan_kernel(float* p, size_t n) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x)
+    p[i] = __int_as_float(0x7fc00000);
+}
+
+/// The BLAS combination in float64, one rounding order for both reference forms (left to the
+/// compiler, the two kernels contracted alpha * sum + beta * c0 differently in the last bit).
+__device__ __forceinline__ double scaled(double alpha, double sum, double beta, const float* c0, int64_t at) {
+  const double product = __dmul_rn(alpha, sum);
+  return beta != 0.0 ? fma(beta, static_cast<double>(c0[at]), product) : product;  // beta == 0: C0 may be null
+}
+
+__global__ void reference_kernel(bool ta, bool tb, int m, int n, int k, double alpha, const float* a, int64_t lda,
+                                 const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const int j = blockIdx.y;
+  if (i >= m) return;
+  double sum = 0.0;
+  for (int p = 0; p < k; ++p) {
+    const double av = ta ? a[i * lda + p] : a[p * lda + i];
+    const double bv = tb ? b[p * ldb + j] : b[j * ldb + p];
+    sum = fma(av, bv, sum);  // one rounding per product, as the tiled form
+  }
+  ref[static_cast<int64_t>(j) * m + i] = scaled(alpha, sum, beta, c0, j * ldc + i);
+}
+
+// The tiled reference: a block computes kRefTile x kRefTile outputs, a thread kRefPer x kRefPer of
+// them (rows tx + 16 r, columns ty + 16 c), over kRefK-deep slices of op(A) and op(B) held as
+// doubles in shared memory. Each output adds its products in order of p, one FMA each, as the plain
+// kernel does; slices past k are zeros (adding +0 changes no sum).
+constexpr int kRefTile = 64, kRefK = 16, kRefThreads = 256, kRefPer = 4, kRefLanes = kRefTile / kRefPer;
+static_assert(kRefLanes * kRefLanes == kRefThreads);
+
+/// op(X) at (xi, p): xi a row of op(A) or a column of op(B), p the k-index. A K-major operand stores
+/// each xi's k values contiguously (x[xi * ld + p]), the other kind each p's (x[p * ld + xi]).
+/// Zero outside extent x k.
+__device__ __forceinline__ double operand_at(const float* x, int64_t ld, bool k_major, int xi, int p, int extent,
+                                             int k) {
+  if (xi >= extent || p >= k) return 0.0;
+  return k_major ? x[xi * ld + p] : x[p * ld + xi];
+}
+
+__global__ void __launch_bounds__(kRefThreads)
+    reference_tiled_kernel(bool ta, bool tb, int m, int n, int k, double alpha, const float* a, int64_t lda,
+                           const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref) {
+  __shared__ double sa[kRefK][kRefTile + 1];  // op(A)[i0 + x][p0 + p] at [p][x]
+  __shared__ double sb[kRefK][kRefTile + 1];  // op(B)[p0 + p][j0 + x] at [p][x]
+  const int i0 = blockIdx.x * kRefTile, j0 = blockIdx.y * kRefTile;
+  const int tx = threadIdx.x % kRefLanes, ty = threadIdx.x / kRefLanes;
+  double acc[kRefPer][kRefPer] = {};
+  for (int p0 = 0; p0 < k; p0 += kRefK) {
+    for (int e = threadIdx.x; e < kRefK * kRefTile; e += kRefThreads) {
+      // Consecutive threads walk the operand's contiguous dimension: p for a K-major one, x otherwise.
+      // A is K-major when op_a is T (a[i * lda + p]); B when op_b is N (b[j * ldb + p]).
+      int p = ta ? e % kRefK : e / kRefTile, x = ta ? e / kRefK : e % kRefTile;
+      sa[p][x] = operand_at(a, lda, ta, i0 + x, p0 + p, m, k);
+      p = tb ? e / kRefTile : e % kRefK, x = tb ? e % kRefTile : e / kRefK;
+      sb[p][x] = operand_at(b, ldb, !tb, j0 + x, p0 + p, n, k);
+    }
+    __syncthreads();
+    for (int p = 0; p < kRefK; ++p) {
+      double av[kRefPer], bv[kRefPer];
+      for (int r = 0; r < kRefPer; ++r) av[r] = sa[p][tx + kRefLanes * r], bv[r] = sb[p][ty + kRefLanes * r];
+      for (int r = 0; r < kRefPer; ++r)
+        for (int c = 0; c < kRefPer; ++c) acc[r][c] = fma(av[r], bv[c], acc[r][c]);
+    }
+    __syncthreads();
+  }
+  for (int c = 0; c < kRefPer; ++c) {
+    const int j = j0 + ty + kRefLanes * c;
+    for (int r = 0; r < kRefPer; ++r) {
+      const int i = i0 + tx + kRefLanes * r;
+      if (i >= m || j >= n) continue;
+      ref[static_cast<int64_t>(j) * m + i] = scaled(alpha, acc[r][c], beta, c0, j * ldc + i);
+    }
+  }
+}
+
+__global__ void error_kernel(const float* c, int64_t ldc, const double* ref, int m, int n, double* sums) {
+  double diff2 = 0.0, ref2 = 0.0, bad = 0.0;
+  const int64_t total = static_cast<int64_t>(m) * n;
+  for (int64_t idx = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; idx < total; idx += int64_t{gridDim.x} * blockDim.x) {
+    const int64_t i = idx % m, j = idx / m;
+    const double v = c[j * ldc + i];
+    const double r = ref[idx];
+    if (!isfinite(v)) bad += 1.0;
+    diff2 += (v - r) * (v - r);
+    ref2 += r * r;
+  }
+  atomicAdd(&sums[0], diff2);
+  atomicAdd(&sums[1], ref2);
+  atomicAdd(&sums[2], bad);
+}
+
+unsigned grid_for(size_t n) { return static_cast<unsigned>(std::min<size_t>((n + 255) / 256, 4096)); }
+
+}  // namespace
+
+cudaError_t fill_uniform(float* p, size_t n, uint64_t seed, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  fill_uniform_kernel<<<grid_for(n), 256, 0, stream>>>(p, n, seed);
+  return cudaGetLastError();
+}
+
+cudaError_t fill_nan(float* p, size_t n, cudaStream_t stream) {
+  if (n == 0) return cudaSuccess;
+  fill_nan_kernel<<<grid_for(n), 256, 0, stream>>>(p, n);
+  return cudaGetLastError();
+}
+
+cudaError_t reference_gemm_f64(Op op_a, Op op_b, int m, int n, int k, double alpha, const float* a, int64_t lda,
+                               const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref,
+                               cudaStream_t stream) {
+  if (m == 0 || n == 0) return cudaSuccess;
+  const dim3 grid((m + kRefTile - 1) / kRefTile, (n + kRefTile - 1) / kRefTile);
+  reference_tiled_kernel<<<grid, kRefThreads, 0, stream>>>(op_a == Op::T, op_b == Op::T, m, n, k, alpha, a, lda, b,
+                                                           ldb, beta, c0, ldc, ref);
+  return cudaGetLastError();
+}
+
+cudaError_t reference_gemm_f64_naive(Op op_a, Op op_b, int m, int n, int k, double alpha, const float* a, int64_t lda,
+                                     const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc,
+                                     double* ref, cudaStream_t stream) {
+  if (m == 0 || n == 0) return cudaSuccess;
+  const dim3 grid((m + 127) / 128, n);
+  reference_kernel<<<grid, 128, 0, stream>>>(op_a == Op::T, op_b == Op::T, m, n, k, alpha, a, lda, b, ldb, beta, c0,
+                                             ldc, ref);
+  return cudaGetLastError();
+}
+
+double relative_error(const float* c, int64_t ldc, const double* ref, int m, int n, cudaStream_t stream) {
+  double* sums = nullptr;
+  if (cudaMalloc(reinterpret_cast<void**>(&sums), 3 * sizeof(double)) != cudaSuccess) return std::nan("");
+  double host[3] = {0, 0, 0};
+  cudaMemsetAsync(sums, 0, 3 * sizeof(double), stream);
+  error_kernel<<<grid_for(static_cast<size_t>(m) * n), 256, 0, stream>>>(c, ldc, ref, m, n, sums);
+  const cudaError_t e = cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, stream);
+  cudaStreamSynchronize(stream);
+  cudaFree(sums);
+  if (e != cudaSuccess || cudaGetLastError() != cudaSuccess || host[2] > 0) return std::nan("");
+  return std::sqrt(host[0]) / std::max(std::sqrt(host[1]), std::numeric_limits<double>::min());
+}
+
+double error_bound(int k) { return 1e-6 * std::sqrt(static_cast<double>(k)) + 1e-6; }
+
+}  // namespace autogemm

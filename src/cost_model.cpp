@@ -1,0 +1,278 @@
+// See cost_model.hpp. Each term says which effect it models; the constants are rough and are meant
+// to order candidates, the tuner's measurements decide.
+#include "cost_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "splitk_reduce.hpp"
+#include "tma_launch_plan.hpp"
+
+namespace autogemm {
+
+DeviceModel device_model(const DeviceLimits& limits) {
+  int clock_khz = 0, mem_clock_khz = 0, bus_bits = 0;
+  // Attributes may be unavailable on some drivers: fall back to H100-like figures.
+  if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, limits.device) != cudaSuccess || clock_khz <= 0)
+    clock_khz = 1755000;
+  if (cudaDeviceGetAttribute(&mem_clock_khz, cudaDevAttrMemoryClockRate, limits.device) != cudaSuccess)
+    mem_clock_khz = 0;
+  if (cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, limits.device) != cudaSuccess) bus_bits = 0;
+  cudaGetLastError();  // the fallbacks above must not leave a sticky error behind
+  return device_model(limits.cc_major, limits.cc_minor, limits.sm_count, clock_khz, mem_clock_khz, bus_bits);
+}
+
+DeviceModel device_model(int cc_major, int cc_minor, int sm_count, int clock_khz, int mem_clock_khz, int bus_bits) {
+  DeviceModel d;
+  d.sm_count = std::max(1, sm_count);
+  // sm_80 (A100) has 64 FP32 lanes per SM; sm_86 and newer have 128.
+  const int fp32_lanes = (cc_major == 8 && cc_minor == 0) ? 64 : 128;
+  d.fma_per_us_per_sm = fp32_lanes * (clock_khz / 1000.0);
+  d.dram_bytes_per_us = (mem_clock_khz > 0 && bus_bits > 0) ? 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e6 * 0.85
+                                                            : 2.0e6;
+  d.l2_bytes_per_us = 2.5 * d.dram_bytes_per_us;
+  return d;
+}
+
+namespace {
+// Split counts offered, in increasing order. 5 and 10 let a grid of a few dozen tiles come closer
+// to one block per SM (127x3001x1531 `tn`/`tt`: 24 tiles of 128x128 x 5 splits = 120 of 132 SMs
+// ran 1.6-2.3% faster than 4 splits). The counts that fill b = 1..4 blocks on every SM exactly
+// (11 for 12 tiles) are not offered: they change no winner (each split's K shrinks and the
+// reduction reads more partials), they only add candidates to time.
+constexpr int kSplitCounts[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64};
+// Loaded DRAM latency: a stream's rate is at most the bytes it keeps in flight over this (Little's
+// law). Unsplit 1x3072x3072 on the H100 ran 24.1 / 27.6 / 48.1 us with 96 / 48 / 24 GEMV blocks of
+// 8 KB-32 KB in flight each, about what ~1.1 us gives.
+constexpr double kLoadedLatencyUs = 1.1;
+
+/// DRAM efficiency of a stream read in contiguous runs of `run_bytes` out of an operand of
+/// `operand_bytes`. Runs of 32 bytes run slower from the start, and runs under 128 bytes lose more
+/// as the operand outgrows 64 MiB. Measured on the GEMV's M-major blocks against the best candidate
+/// of the same problem on the H100: 16-row blocks (64-byte runs)
+/// 1.00 at 36 and 64 MiB of A (1x3072x3072, 1x2048x8192), 1.14 at 172 MiB (1x4096x11008 and
+/// 1x11008x4096 alike), 1.20 at 224, 1.35 at 256, 1.46 at 896 MiB (1x8192x28672); 8-row blocks
+/// 1.24 at 36 MiB, 1.86 at 172. So the loss follows log2(operand / 64 MiB). A GEMM's K-major
+/// operand is read in runs of bk floats per row (estimate_us).
+double short_run_efficiency(double run_bytes, double operand_bytes) {
+  const double per_doubling = run_bytes < 64 ? 0.33 : run_bytes < 128 ? 0.11 : 0.0;
+  const double doublings = std::max(0.0, std::log2(operand_bytes / (64.0 * 1024 * 1024)));
+  return (run_bytes < 64 ? 0.8 : 1.0) / (1.0 + per_doubling * doublings);
+}
+}  // namespace
+
+std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
+                                          SplitModes modes) {
+  std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
+  if (c.is_gemv()) {
+    // Splits add blocks until ~8 per SM stream A (enough bytes in flight to reach the DRAM rate);
+    // each split keeps at least 128 k. Reduced in the same launch.
+    const long row_blocks = (m + c.bm - 1) / c.bm;
+    for (int s : kSplitCounts) {
+      if (row_blocks * s > 8L * sm_count || k < s * 128) break;
+      out.push_back({s, SplitKMode::kParallel});
+    }
+    return out;
+  }
+  if (c.residues > 1) {
+    // Residue instances: 4 planes (one split per residue) at least, more splits per residue by the
+    // rule below (no serial mode, no unsplit run: run() reduces every residue instance).
+    const long tiles = grid_tiles(c, m, n);
+    const int k_residue = residue_columns(k, c.residues_of_m());
+    out = {{kResidues, SplitKMode::kParallel}};
+    for (int per = 2; per <= kMaxResidueSplits; ++per) {
+      if (tiles * kResidues * per > 4L * sm_count || k_residue < per * 4 * c.bk) break;
+      out.push_back({kResidues * per, SplitKMode::kParallel});
+    }
+    return out;
+  }
+  const long tiles = grid_tiles(c, m, n);
+  if (tiles >= sm_count) return out;
+  for (int s : kSplitCounts) {
+    if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
+    if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
+    if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});
+    out.push_back({s, SplitKMode::kParallel});
+  }
+  return out;
+}
+
+namespace {
+
+/// GEMV instances stream A once; their speed is the DRAM rate, or less when too few bytes are in
+/// flight to cover the memory latency (Little's law: rate = bytes in flight / latency), or when an
+/// M-major block reads runs shorter than 128 bytes per column.
+double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
+                        const DeviceModel& device) {
+  const int splits = split.mode == SplitKMode::kNone ? 1 : split_geometry(c, k, split.splits).splits;
+  const bool k_major = a_is_k_major(c.op_a);
+  const long blocks = (m + c.bm - 1) / c.bm * static_cast<long>(splits);
+  const long resident = std::min<long>(blocks, static_cast<long>(std::max(1, blocks_per_sm)) * device.sm_count);
+  // Vector loads in flight per thread: `stages` per step, times the rows a lane reads (K-major).
+  // An SM keeps at most ~32 KB of loads in flight however many it is given: a K-major 64-row block
+  // (64 KB issued) on 64 SMs ran 2x4096x4096 `tn` in 57.8 us where 512 blocks of 32 KB took 31.2
+  // (H100, untuned).
+  constexpr double kMaxInFlightPerSm = 32.0 * 1024;
+  const double loads = c.stages * (k_major ? c.bm / 8.0 : 1.0);
+  const double per_block = c.threads() * loads * 16.0;
+  const long busy_sms = std::min<long>(blocks, device.sm_count);
+  const double per_sm = std::min(kMaxInFlightPerSm, per_block * static_cast<double>(resident) / busy_sms);
+  const double in_flight = per_sm * static_cast<double>(busy_sms);
+  // An M-major block reads bm x 4 bytes of each column (short_run_efficiency).
+  const double run_efficiency = k_major ? 1.0 : short_run_efficiency(4.0 * c.bm, 4.0 * static_cast<double>(m) * k);
+  const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLoadedLatencyUs);
+  const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
+  // Scalar instances issue 4 loads where align4 issues one. An M-major block's scalar loads read
+  // bm-byte pieces of a column: with 16-row blocks that cost 1.56x on the H100 (1x3072x3072 `nt`
+  // align1 32.5 us vs `nn` align4 20.8 us untuned), with 64 rows and more next to nothing
+  // (1x4096x11008 `nt` align1 72.7 us, `nn` align4 71.4); the K-major
+  // mapping's scalar loads cost nothing measurable (`tt` align1 19.4 vs `tn` align4 20.3 us).
+  double issue = c.align == 4 ? 1.0 : (k_major || c.bm >= 64 ? 1.05 : 1.5);
+  // K-major lanes each load 4 k of every column of B per step, shared by the warp's bm / 8 rows;
+  // with n > 1 those scalar loads span many L1 lines (op(B) = B^T strides by ldb): measured 30.5 vs
+  // 22.9 us (`tn`) and 90.2 vs 23.2 us (`tt`) for one row per warp against the best on 4x3072x3072.
+  if (k_major && n > 1) issue *= 1.0 + (n - 1) * (c.op_b == Op::T ? 1.0 : 0.12) / (c.bm / 8.0);
+  double t = bytes / rate * issue + 2.0;
+  // Split K: partials written and read back through L2, and the last block's reduction tail.
+  if (splits > 1) t += 4.0 * 2.0 * splits * m * n / device.l2_bytes_per_us + 0.5;
+  return t;
+}
+
+/// Tiles' worth of main loop the busiest SM runs: per_sm whole tiles, except where a TMA launch
+/// streams its partial last wave (tma_launch_plan.hpp): then the whole waves plus each tail block's
+/// share of a tile, at the streamed kernel's 4.6% more per step (measured on the H100).
+/// The model does not see alpha, beta or C's alignment: a problem of whole tiles is priced in the
+/// bare form the tuner times (alpha 1, beta 0), the form that runs the tail.
+double busiest_sm_tiles(const KernelConfig& c, long blocks, long per_sm, bool unsplit, int m, int n, int k,
+                        int sm_count) {
+  if (!unsplit || m % c.bm != 0 || n % c.bn != 0) return static_cast<double>(per_sm);
+  const StreamKTail tail = streamk_tail_of(c, static_cast<int>(blocks), k, sm_count, true, streamk_enabled());
+  if (tail.tiles == 0) return static_cast<double>(per_sm);
+  constexpr double kStreamedStepCost = 1.046;
+  return static_cast<double>(blocks - tail.tiles) / sm_count +
+         kStreamedStepCost * static_cast<double>(tail.tiles) / tail.blocks;
+}
+
+}  // namespace
+
+double repack_estimate_us(const KernelConfig& c, const GemmProblem& problem, const DeviceModel& device) {
+  const size_t bytes = repack_layout(problem, repack_plan(c, problem)).bytes;
+  if (bytes == 0) return 0.0;
+  // Plus the copy kernel's launch and ramp, which the GEMM's dependent launch does not hide.
+  constexpr double kCopyLaunchUs = 2.0;
+  return 2.0 * static_cast<double>(bytes) / device.dram_bytes_per_us + kCopyLaunchUs;
+}
+
+double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
+                   const DeviceModel& device) {
+  if (c.is_gemv()) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);
+  const int occ = std::max(1, blocks_per_sm);
+  // Residue instances: the launch's own geometry (4 residues of residue_rows rows, each split).
+  const bool residue = c.residues > 1;
+  const SplitGeometry g = residue ? residue_split_geometry(c, k, split.splits)
+                                  : split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
+  const bool unsplit = split.mode == SplitKMode::kNone && !residue;  // residue instances always split
+  const int splits = unsplit ? 1 : g.splits;
+  const int k_per_block = unsplit ? k : g.k_per_split;
+  const long blocks = grid_tiles(c, m, n) * splits;
+
+  // Wave quantization: the busiest SM runs ceil(blocks / SMs) blocks, occ of them at a time.
+  const long per_sm = (blocks + device.sm_count - 1) / device.sm_count;
+  const long resident = std::min<long>(occ, per_sm);
+
+  // Inner loop: tm*tn FMAs per k step against the instructions that feed them: float4 shared reads
+  // of the fragments (both layouts, kernels/simt_sgemm_multistage.cuh) and the cp.async copies of
+  // the block's tiles, 4 bytes each for align1 instances, 16 for align4. A k-slice's threads do
+  // 1 / slices of each BK step's FMAs, so its copies per FMA are those of the slice's thread count.
+  const double fma = c.tm * c.tn;
+  const double lds = (c.tm + c.tn) / 4.0;
+  // (TMA instances: a copy warpgroup of their own issues the copies.)
+  const double copies = c.is_tma() ? 0.0 : static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
+  // Issue slots per copy: a 16-byte copy ~4; a 4-byte one ~12, its address and edge arithmetic being
+  // per element. Fitted on 14 scalar-class problems tuned --exhaustive on the H100 (measured over
+  // estimated time was 1.71 for 4x4 align1 tiles and 1.25 for 4x8 at 4, 1.0-1.1 for 8x8 and wider;
+  // the untuned picks' quality 0.88 with it, 0.77 at 4 slots) and checked on problems left out of
+  // the fit. Only align1 instances run on scalar-class problems, so no
+  // aligned problem's choice moves.
+  const double copy_cost = c.align == 4 ? 4.0 : 12.0;
+  // A thread's k-tile beyond 3072 FFMAs (fully unrolled: ~64 KB of code for 8x16 at BK = 32) runs
+  // past the instruction cache: the 256x128x32 TMA tile ran 4096^3 `nt` at 0.83 of its BK = 16 twin
+  // (3049 against 2533 us), and no such tile wins a tuned problem.
+  const double code_eff = fma * c.bk > 3072 ? 0.85 : 1.0;
+  // A TMA instance of a K-major B (`nn`) transposes B's staged boxes in its copy warpgroup, beside
+  // the compute warps: 4096^3 ran 2640 us against its `nt` twin's 2554 without tails (3.4% on
+  // the H100). Other K-major copy paths are not priced (see rank_heuristic).
+  const double transpose_eff = c.is_tma() && b_is_k_major(c.op_b) ? 0.967 : 1.0;
+  const double inner_eff = code_eff * transpose_eff * fma / (fma + 1.5 * lds + copy_cost * copies);
+  // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy. A TMA
+  // instance's 8 compute warps wait on no copies of their own (the copy warpgroup keeps the stages
+  // in flight) and read their fragments a k-step ahead: 4096^3 `nt` ran 2538 us on 128x256 TMA tiles
+  // against 3300 on the 128x128x8 tile of 16 warps that the model without this term prefers.
+  const double warps = static_cast<double>(resident) * c.compute_threads() / 32.0;
+  const double latency_eff = c.is_tma() ? 1.0 : std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
+  // Shared-memory bandwidth: an SM's shared memory serves one 128-byte wavefront per cycle while its
+  // four schedulers issue four warp FFMAs, and a warp's float4 fragment read takes ~3 wavefronts
+  // (Nsight Compute of 8x8 and 8x16 thread tiles on the H100). So a thread
+  // tile with fewer than 12 FFMAs per fragment read (4x4: 8; 4x8 and 8x4: 10.7) waits on shared
+  // memory: the 32x32 4x4 sliced tile measured 1.4x its estimate (median of its 66 candidates in
+  // an H100 tuning table, up to 1.76x where its blocks filled every SM).
+  constexpr double kWavefrontsPerFragmentRead = 3.0;
+  const double smem_eff = c.is_tma() ? 1.0 : std::min(1.0, fma / (4.0 * kWavefrontsPerFragmentRead * lds));
+  // Every k-tile ends in a wait for the next stage and a barrier, about what 48 FFMAs of each thread
+  // take: a thread tile with few FFMAs per k-tile pays it most (8x8 at BK = 8: 512 FFMAs per k-tile,
+  // 9%). The 128x128x8 tile measured 1.40x (`nt`) to 1.8x (`tn`) its estimate at 4096x2048x4096 and
+  // 3072^3 where the BK = 16 TMA tile measured 1.0-1.1x, and the plain model picked it for large
+  // `tn` problems (quality 0.64); with this term those take the TMA tile, and the plain model's
+  // quality over nine tuning tables is 0.916 with it, 0.890 without (tools/model_check).
+  constexpr double kKTileSyncFfmas = 48.0;
+  const double ktile_fmas = fma * c.bk / c.slices;
+  const double sync_eff = c.is_tma() ? 1.0 : ktile_fmas / (ktile_fmas + kKTileSyncFfmas);
+  const double eff = std::max(0.05, std::min({1.0, inner_eff * std::min(1.0, latency_eff) * sync_eff, smem_eff}));
+  // Includes edge waste: the tile's overhang of m and n, and K rounded up to whole k-tiles.
+  const double k_tiled = std::ceil(static_cast<double>(k_per_block) / c.bk) * c.bk;
+  const double block_fmas = static_cast<double>(c.bm) * c.bn * k_tiled;
+  const double compute_us = busiest_sm_tiles(c, blocks, per_sm, unsplit, m, n, k, device.sm_count) * block_fmas /
+                            (device.fma_per_us_per_sm * eff);
+
+  // Memory: every block streams its A and B panels through L2; DRAM sees each matrix at least once.
+  const double l2_bytes = 4.0 * static_cast<double>(blocks) * (c.bm + c.bn) * k_per_block;
+  // DRAM reads each operand once; a K-major one in runs of bk floats per row (short_run_efficiency;
+  // TMA boxes excepted), which 24x4096x11008 `tn` showed: its 128x32 8x4 tile ran 124.4 us at
+  // BK = 16 (64-byte runs of a 180 MB A) and 94.0 at BK = 32 on the H100.
+  const auto run_eff = [&](bool k_major, double bytes) {
+    return k_major && !c.is_tma() ? short_run_efficiency(4.0 * c.bk, bytes) : 1.0;
+  };
+  const double a_bytes = 4.0 * static_cast<double>(m) * k, b_bytes = 4.0 * static_cast<double>(k) * n;
+  const double dram_bytes = a_bytes / run_eff(a_is_k_major(c.op_a), a_bytes) +
+                            b_bytes / run_eff(b_is_k_major(c.op_b), b_bytes) + 4.0 * 2.0 * m * n;
+  // 4-byte copies also stream slower: 1x3072x3072 `nt` ran 30.6 us on a scalar 128x16 tile against
+  // 25.5 us on the aligned one (H100, untuned and seed benchmarks), so memory-bound scalar tiles
+  // are not priced like aligned ones.
+  const double copy_rate = c.align == 4 ? 1.0 : 1.0 / 1.2;
+  // A cp.async pipeline keeps stages - 1 tiles of each resident block in flight; with few, shallow
+  // ones DRAM waits on latency: 32001x16x4096 `nt` (scalar class) ran 355.7 us on the 128x16x8 tile
+  // with 2 stages, 211.0 on the 128x16x16 one with 3, which the model without this cap prices
+  // alike. (TMA instances: their copy warpgroup keeps the stages full.)
+  const double in_flight = static_cast<double>(resident) * std::min<long>(blocks, device.sm_count) *
+                           (c.stages - 1) * (c.bm + c.bn) * c.bk * 4.0;
+  const double dram_rate =
+      c.is_tma() ? device.dram_bytes_per_us : std::min(device.dram_bytes_per_us, in_flight / kLoadedLatencyUs);
+  const double memory_us = std::max(dram_bytes / dram_rate, l2_bytes / device.l2_bytes_per_us) / copy_rate;
+
+  // Fixed costs: pipeline fill and epilogue per wave, and a launch.
+  const double waves = std::ceil(static_cast<double>(per_sm) / occ);
+  double t = std::max(compute_us, memory_us) + waves * (0.4 + 0.05 * c.stages) + 2.0;
+
+  if (splits > 1 && (split.mode == SplitKMode::kParallel || residue)) {
+    // Partials written and read back once, plus the reduction launch. (Residues of M: each output
+    // has one residue's planes, a quarter of them.)
+    const int planes_per_output = c.residues_of_m() ? splits / kResidues : splits;
+    t += 4.0 * (2.0 * planes_per_output + 2.0) * m * n / device.dram_bytes_per_us + 2.5;
+  } else if (splits > 1 && split.mode == SplitKMode::kSerial) {
+    // Splits of a tile take turns on C: a chain of (splits - 1) read-modify-write epilogues.
+    t += (splits - 1) * (0.6 + 8.0 * c.bm * c.bn / device.l2_bytes_per_us * device.sm_count / 8.0);
+  }
+  return t;
+}
+
+}  // namespace autogemm

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""Writes the performance report from the current results files of docs/results in one go:
+docs/performance.md (device and clocks as recorded, method, floor, every problem of each benchmarked
+set against cuBLAS, geometric means, the targets, the validation summary when there is one), the
+speed-up plot, and the speed table between README.md's perf-table markers. Tables come from
+tools/bench_table.py, the targets from tools/perf_targets.py, the plot from tools/plot_speedup.py
+(skipped, saying so, where matplotlib is missing). Standard library only otherwise.
+Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--validation FILE]
+       [--out FILE] [--plot FILE] [--readme FILE]   (defaults: the stable names under docs/results)"""
+import argparse
+import csv
+import os
+import sys
+
+import bench_table
+import perf_targets
+from results_io import load_json, open_result
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "docs", "results")
+COMMAND = "python3 tools/perf_report.py"
+README_BEGIN, README_END = "<!-- perf-table:begin -->", "<!-- perf-table:end -->"
+# README's headline rows: the square shapes, the narrowest output, the longest K and the widest
+# problem, so a reader sees each regime once; rows a results file lacks are left out.
+HEADLINES = [("3072x3072x3072", "nn"), ("4096x4096x4096", "nn"), ("4096x11008x4096", "nn"),
+             ("16x3072x3072", "nn"), ("128x128x32768", "nn"), ("127x3001x1531", "nn")]
+TABLE_COLUMNS = ["label", "layout", "ag_us", "cb_us", "speedup", "over_floor", "source", "kernel", "split"]
+TABLE_HEADERS = {"label": "problem M×N×K", "over_floor": "× floor", "source": "choice"}
+
+
+def stored(path):
+    """`path` as stored: NAME, or NAME.xz where only the compressed file exists (results_io's rule)."""
+    return path if os.path.exists(path) or not os.path.exists(path + ".xz") else path + ".xz"
+
+
+def link(path, start):
+    return os.path.relpath(stored(path), start)
+
+
+def cuda_version(v):
+    return f"{v // 1000}.{v % 1000 // 10}" if isinstance(v, int) and v > 0 else "?"
+
+
+def device_rows(doc):
+    """(what, value) pairs of the device and run as a bench file records them."""
+    d = doc.get("device", {})
+    # Driver version, SM clock (max), memory clock, power limit, temperature: NVML's fields, or the
+    # nvidia-smi line that bench files written before NVML was read record instead.
+    nvml = d.get("nvml")
+    if nvml:
+        smi = [nvml["driver_version"], f"{nvml['sm_mhz']} MHz", f"{nvml['max_sm_mhz']} MHz", f"{nvml['mem_mhz']} MHz",
+               f"{nvml['power_limit_w']:.2f} W", str(nvml["temperature_c"])]
+    else:
+        smi = [f.strip() for f in d.get("nvidia_smi", "").split(",")]
+        smi = smi if len(smi) == 6 else None  # the row of clocks is left out where nothing was read
+    results = doc["results"]
+    mhz = [r[lib][f] for r in results for lib in ("autogemm", "cublas") for f in ("sm_mhz_min", "sm_mhz_max")
+           if f in r[lib]]
+    reasons = sorted({x for r in results for lib in ("autogemm", "cublas")
+                      for x in r[lib].get("slowdown_reasons", "").split(",") if x})
+    slowed = bench_table.slowed_counts(doc)
+    rows = [
+        ("device", f"{d.get('name', '?')}, compute capability {d.get('compute_capability', '?')}, "
+                   f"{d.get('sm_count', '?')} SMs, {d.get('l2_bytes', 0) / 2**20:.0f} MiB L2"),
+        ("driver, CUDA", (f"{smi[0]}, " if smi else "") + f"CUDA {cuda_version(d.get('cuda_driver_api'))} "
+                         f"(runtime {cuda_version(d.get('cuda_runtime'))})"),
+    ]
+    if smi:
+        rows.append(("clocks as found", f"SM {smi[1]} (max {smi[2]}), memory {smi[3]}, power limit {smi[4]}, {smi[5]} °C"))
+    return rows + [
+        ("SM clock while timed", (("not sampled" if not mhz else f"{min(mhz)} MHz" if min(mhz) == max(mhz)
+                                   else f"{min(mhz)}–{max(mhz)} MHz"))
+         + ("" if slowed is None else f"; slowed repetitions: autogemm {slowed[0]} of {slowed[1]}, "
+                                      f"cuBLAS {slowed[2]} of {slowed[3]}")
+         + (f" ({', '.join(reasons)})" if reasons else "")),
+        ("build", f"autogemm {doc.get('autogemm_version', '?')}, {doc.get('kernels_compiled', '?')} kernel "
+                  f"instances, grid `{doc.get('kernel_grid', '?')}`"),
+        ("measured", doc.get("date", "?")[:10]),
+    ]
+
+
+def table_summary(path, grid):
+    """One sentence on the tuning table the benchmark ran with, or None where there is no such file."""
+    if not os.path.exists(stored(path)):
+        return None
+    with open_result(path) as f:
+        rows = list(csv.DictReader(f))
+    problems = {tuple(r[c] for c in ("problem_transa", "problem_transb", "problem_m", "problem_n", "problem_k",
+                                     "problem_align")) for r in rows}
+    devices = sorted({r["device_name"] for r in rows})
+    grids = sorted({r["provenance_kernel_grid"] for r in rows})
+    same = "the benchmarked build's kernel grid" if grids == [grid] else f"kernel grid {', '.join(grids)}"
+    return f"{len(rows):,} measurements of {len(problems)} problems on {', '.join(devices)}, {same}"
+
+
+def validation_rows(path):
+    """(what, value) pairs of tools/gpu_validation.sh's summary, or None where there is no such file."""
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return [tuple(s.strip() for s in line.split(":", 1)) for line in f if ":" in line and not line.startswith("#")]
+
+
+def kv_table(header, rows):
+    return [f"| {header[0]} | {header[1]} |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows]
+
+
+def set_summary(name, doc):
+    """The geometric-mean sentence of one set, with its layouts apart where it has several."""
+    results = doc["results"]
+    speedups = [bench_table.speedup(r) for r in results]
+    layouts = sorted({r["layout"] for r in results})
+    text = (f"**{name}** set: geometric mean **{bench_table.geomean(speedups):.3f}×** over {len(results)} "
+            f"problems, lowest {min(speedups):.2f}×, highest {max(speedups):.2f}×")
+    if len(layouts) > 1:
+        text += "; by layout " + ", ".join(
+            f"{lay} {bench_table.geomean([bench_table.speedup(r) for r in results if r['layout'] == lay]):.3f}×"
+            for lay in layouts)
+    return text + "."
+
+
+def draw_plot(path, docs):
+    """Writes the plot; False (having said why) where matplotlib is missing."""
+    try:
+        import plot_speedup
+    except ImportError as e:
+        if e.name != "matplotlib":
+            raise
+        print(f"perf_report: matplotlib is missing (pip install matplotlib, or apt-get install "
+              f"python3-matplotlib): {os.path.relpath(path, ROOT)} not redrawn", file=sys.stderr)
+        return False
+    plot_speedup.plot(path, docs)
+    return True
+
+
+def report(sets, args):
+    docs_dir = os.path.dirname(os.path.abspath(args.out))
+    seed, perf = dict(sets).get("seed"), dict(sets).get("perf")
+    first = sets[0][1]
+    lines = [f"<!-- Written by `{COMMAND}` from the results files it names: rerun it, do not edit. -->",
+             "# Performance", "",
+             "Regenerate this page, its plot and the speed table in `README.md` from the files below:", "",
+             "```sh", COMMAND, "```", "",
+             f"autogemm against cuBLAS SGEMM on the {first['device'].get('name', '?')}, both in the same process "
+             "and with FP32 arithmetic throughout (cuBLAS in pedantic mode: no tensor cores):", ""]
+    lines += [f"- {set_summary(name, doc)}" for name, doc in sets]
+    files = [("file", {name: f"`{link(p, docs_dir)}`" for (name, _), p in zip(sets, args.bench_paths)})]
+    per_set = {name: dict(device_rows(doc)) for name, doc in sets}
+    whats = list(dict.fromkeys(what for rows in per_set.values() for what in rows))
+    facts = files + [(what, {name: rows.get(what, "not recorded") for name, rows in per_set.items()}) for what in whats]
+    # A fact the files share is written once; one they differ in, per set.
+    lines += ["", "## Device and run", ""] + kv_table(("", "as the results files record it"), [
+        (what, next(iter(by_set.values())) if len(set(by_set.values())) == 1
+         else "; ".join(f"{name} set: {value}" for name, value in by_set.items())) for what, by_set in facts])
+    summary = table_summary(args.table, first.get("kernel_grid"))
+    if summary:
+        lines += ["", f"The tuning table the benchmark ran with: `{link(args.table, docs_dir)}`, {summary}."]
+    worst_err = max(r["autogemm"]["rel_err"] for _, doc in sets for r in doc["results"])
+    passed = sum(r.get("check_passed", False) for _, doc in sets for r in doc["results"])
+    count = sum(len(doc["results"]) for _, doc in sets)
+    lines += ["", "## Method", "",
+              f"- `gemm-tune bench` times each problem as its files record: {first.get('method', '?')}. "
+              f"Clock samples: {first.get('clock_samples', 'none')}.",
+              "- Speed-up = cuBLAS's median time / autogemm's. Both results are checked against a float64 "
+              f"reference: {passed} of {count} autogemm results pass, the largest relative error {worst_err:.1e}.",
+              f"- Floor = max(2·M·N·K / {bench_table.PEAK_TFLOPS} TFLOP/s, 4·(MK + KN + MN) bytes / "
+              f"{bench_table.BANDWIDTH_TBS} TB/s): the H100 SXM's FP32 peak (132 SMs × 128 lanes × 2 FLOP × "
+              "1.98 GHz) and the device-to-device copy rate measured on the same machine. "
+              "× floor = autogemm's time / the floor.",
+              "- Choice: `tuned` is the tuning table's measured best for the problem; any other value is "
+              "the library's untuned choice (`docs/runtime.md`). Problems are row-major C[M,N] = A[M,K]·B[K,N]; "
+              "the layout gives the ops of the column-major (cuBLAS) call, `nn` meaning both row-major.",
+              "", "How the files were made (results over 50 KB are stored as `NAME.xz`; the tools read either):",
+              "", "```sh",
+              "xz -dc docs/results/h100_tuning_table.csv.xz > table.csv",
+              "gemm-tune import --db table.sqlite3 table.csv",
+              "AUTOGEMM_DB=table.sqlite3 gemm-tune bench --set seed --json docs/results/h100_bench_seed.json",
+              "AUTOGEMM_DB=table.sqlite3 gemm-tune bench --set perf --layout all --json docs/results/h100_bench_perf.json",
+              "xz -9f docs/results/h100_bench_seed.json docs/results/h100_bench_perf.json",
+              COMMAND, "```", "",
+              "A new table comes from `gemm-tune tune --set seed` and `gemm-tune tune --set perf --layout all` "
+              "into an empty database, then `gemm-tune export --format csv` (`docs/tuner.md`)."]
+    if seed is not None and perf is not None:
+        try:
+            targets = perf_targets.target_rows(seed["results"], perf["results"])
+        except LookupError as e:
+            print(f"perf_report: targets left out ({e})", file=sys.stderr)
+        else:
+            lines += ["", "## Targets", "",
+                      "The FP32 targets of issue 6, checked by `tools/perf_targets.py` on the seed and perf files:", ""]
+            lines += perf_targets.markdown_table(targets)
+            if not all(ok for _, _, ok in targets):
+                lines += ["", "What bounds the missed ones on this card, measured: [decisions.md](decisions.md)."]
+    if args.plotted or os.path.exists(args.plot):
+        lines += ["", f"![speed-up over cuBLAS per problem]({link(args.plot, docs_dir)})"]
+    for name, doc in sets:
+        rows = [bench_table.problem_row(r) for r in doc["results"]]
+        lines += ["", f"## The {name} set", "", set_summary(name, doc), ""]
+        lines += bench_table.markdown_table(rows, TABLE_COLUMNS, TABLE_HEADERS)
+    validation = validation_rows(args.validation)
+    if validation is None:
+        print(f"perf_report: no {os.path.relpath(args.validation, ROOT)}: validation section left out", file=sys.stderr)
+    else:
+        lines += ["", "## Validation", "",
+                  f"The latest GPU validation (`tools/gpu_validation.sh`, its summary "
+                  f"`{link(args.validation, docs_dir)}`): the GPU suite checks every compiled instance against "
+                  "float64; compute-sanitizer runs over the covering subset; selfcheck is `gemm-tune selfcheck`.", ""]
+        lines += kv_table(("check", "result"), validation)
+    return "\n".join(lines) + "\n"
+
+
+def readme_block(sets, args):
+    """The lines between README.md's markers: headline problems and each set's geometric mean."""
+    readme_dir = os.path.dirname(os.path.abspath(args.readme))
+    found = {(r["label"], r["layout"]): r for _, doc in sets for r in doc["results"]}
+    tuned = all(r["source"] == "tuned" for _, doc in sets for r in doc["results"])
+    lines = [f"<!-- Written by `{COMMAND}`: rerun it, do not edit. -->",
+             f"On the {sets[0][1]['device'].get('name', '?')}, {'tuned' if tuned else 'tuned or not'}, against "
+             "cuBLAS SGEMM (pedantic FP32) in the same process; median time with a cold L2:", "",
+             "| problem (M×N×K, layout) | autogemm µs | cuBLAS µs | speed-up |", "| --- | --- | --- | --- |"]
+    for key in HEADLINES:
+        if key in found:
+            r = found[key]
+            lines.append(f"| {key[0].replace('x', '×')} {key[1]} | {r['autogemm']['median_us']:.1f} "
+                         f"| {r['cublas']['median_us']:.1f} | {bench_table.speedup(r):.2f}× |")
+    for name, doc in sets:
+        g = bench_table.geomean([bench_table.speedup(r) for r in doc["results"]])
+        layouts = len({r["layout"] for r in doc["results"]})
+        lines.append(f"| geometric mean, {name} set ({len(doc['results'])} problems"
+                     + (f", {layouts} layouts" if layouts > 1 else "") + f") | | | **{g:.3f}×** |")
+    lines += ["", f"Every problem, the device and the method: [{os.path.relpath(args.out, readme_dir)}]"
+                  f"({os.path.relpath(args.out, readme_dir)})."]
+    return lines
+
+
+def refresh_readme(path, block):
+    with open(path) as f:
+        text = f.read()
+    begin, end = text.find(README_BEGIN), text.find(README_END)
+    if begin < 0 or end < begin:
+        print(f"perf_report: {path} has no {README_BEGIN} ... {README_END} block: left as it is", file=sys.stderr)
+        return
+    new = text[:begin + len(README_BEGIN)] + "\n" + "\n".join(block) + "\n" + text[end:]
+    if new != text:
+        with open(path, "w") as f:
+            f.write(new)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seed", default=os.path.join(RESULTS, "h100_bench_seed.json"),
+                    help="gemm-tune bench --set seed --json output")
+    ap.add_argument("--perf", default=os.path.join(RESULTS, "h100_bench_perf.json"),
+                    help="gemm-tune bench --set perf --layout all --json output")
+    ap.add_argument("--table", default=os.path.join(RESULTS, "h100_tuning_table.csv"),
+                    help="the tuning table the benchmark ran with (gemm-tune export --format csv)")
+    ap.add_argument("--validation", default=os.path.join(RESULTS, "h100_validation.txt"),
+                    help="tools/gpu_validation.sh's validation.txt (section left out where missing)")
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
+    ap.add_argument("--plot", default=os.path.join(RESULTS, "h100_speedup.png"))
+    ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="'' leaves README.md alone")
+    args = ap.parse_args()
+    args.bench_paths = [args.seed, args.perf]
+    sets = [("seed", load_json(args.seed)), ("perf", load_json(args.perf))]
+    args.plotted = draw_plot(args.plot, [doc for _, doc in sets])
+    with open(args.out, "w") as f:
+        f.write(report(sets, args))
+    if args.readme:
+        refresh_readme(args.readme, readme_block(sets, args))
+    print(f"perf_report: wrote {os.path.relpath(args.out, ROOT)}"
+          + (f" and {os.path.relpath(args.plot, ROOT)}" if args.plotted else "")
+          + (f"; {os.path.relpath(args.readme, ROOT)}'s speed table" if args.readme else ""))
+
+
+if __name__ == "__main__":
+    main()
