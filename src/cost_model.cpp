@@ -5,8 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "splitk_reduce.hpp"
-#include "tma_launch_plan.hpp"
+#include "family.hpp"
 
 namespace autogemm {
 
@@ -35,12 +34,6 @@ DeviceModel device_model(int cc_major, int cc_minor, int sm_count, int clock_khz
 }
 
 namespace {
-// Split counts offered, in increasing order. 5 and 10 let a grid of a few dozen tiles come closer
-// to one block per SM (127x3001x1531 `tn`/`tt`: 24 tiles of 128x128 x 5 splits = 120 of 132 SMs
-// ran 1.6-2.3% faster than 4 splits). The counts that fill b = 1..4 blocks on every SM exactly
-// (11 for 12 tiles) are not offered: they change no winner (each split's K shrinks and the
-// reduction reads more partials), they only add candidates to time.
-constexpr int kSplitCounts[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64};
 // Loaded DRAM latency: a stream's rate is at most the bytes it keeps in flight over this (Little's
 // law). Unsplit 1x3072x3072 on the H100 ran 24.1 / 27.6 / 48.1 us with 96 / 48 / 24 GEMV blocks of
 // 8 KB-32 KB in flight each, about what ~1.1 us gives.
@@ -60,42 +53,6 @@ double short_run_efficiency(double run_bytes, double operand_bytes) {
   return (run_bytes < 64 ? 0.8 : 1.0) / (1.0 + per_doubling * doublings);
 }
 }  // namespace
-
-std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
-                                          SplitModes modes) {
-  std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
-  if (c.is_gemv()) {
-    // Splits add blocks until ~8 per SM stream A (enough bytes in flight to reach the DRAM rate);
-    // each split keeps at least 128 k. Reduced in the same launch.
-    const long row_blocks = (m + c.bm - 1) / c.bm;
-    for (int s : kSplitCounts) {
-      if (row_blocks * s > 8L * sm_count || k < s * 128) break;
-      out.push_back({s, SplitKMode::kParallel});
-    }
-    return out;
-  }
-  if (c.residues > 1) {
-    // Residue instances: 4 planes (one split per residue) at least, more splits per residue by the
-    // rule below (no serial mode, no unsplit run: run() reduces every residue instance).
-    const long tiles = grid_tiles(c, m, n);
-    const int k_residue = residue_columns(k, c.residues_of_m());
-    out = {{kResidues, SplitKMode::kParallel}};
-    for (int per = 2; per <= kMaxResidueSplits; ++per) {
-      if (tiles * kResidues * per > 4L * sm_count || k_residue < per * 4 * c.bk) break;
-      out.push_back({kResidues * per, SplitKMode::kParallel});
-    }
-    return out;
-  }
-  const long tiles = grid_tiles(c, m, n);
-  if (tiles >= sm_count) return out;
-  for (int s : kSplitCounts) {
-    if (tiles * s > 4L * sm_count) break;  // past a few waves more splits only add reduction work
-    if (k < s * 4 * c.bk) break;           // every split keeps at least 4 BK steps
-    if (modes == SplitModes::kAll) out.push_back({s, SplitKMode::kSerial});
-    out.push_back({s, SplitKMode::kParallel});
-  }
-  return out;
-}
 
 namespace {
 
@@ -143,10 +100,10 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
 /// share of a tile, at the streamed kernel's 4.6% more per step (measured on the H100).
 /// The model does not see alpha, beta or C's alignment: a problem of whole tiles is priced in the
 /// bare form the tuner times (alpha 1, beta 0), the form that runs the tail.
-double busiest_sm_tiles(const KernelConfig& c, long blocks, long per_sm, bool unsplit, int m, int n, int k,
-                        int sm_count) {
-  if (!unsplit || m % c.bm != 0 || n % c.bn != 0) return static_cast<double>(per_sm);
-  const StreamKTail tail = streamk_tail_of(c, static_cast<int>(blocks), k, sm_count, true, streamk_enabled());
+double busiest_sm_tiles(const KernelConfig& c, const FamilyCostTerms& terms, long blocks, long per_sm, bool unsplit,
+                        int m, int n, int k, int sm_count) {
+  if (!unsplit || terms.streamed_tail == nullptr || m % c.bm != 0 || n % c.bn != 0) return static_cast<double>(per_sm);
+  const StreamedTail tail = terms.streamed_tail(c, static_cast<int>(blocks), k, sm_count);
   if (tail.tiles == 0) return static_cast<double>(per_sm);
   constexpr double kStreamedStepCost = 1.046;
   return static_cast<double>(blocks - tail.tiles) / sm_count +
@@ -165,13 +122,15 @@ double repack_estimate_us(const KernelConfig& c, const GemmProblem& problem, con
 
 double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,
                    const DeviceModel& device) {
-  if (c.is_gemv()) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);
+  const KernelFamily& family = family_of(c);
+  const FamilyCostTerms& terms = family.cost;
+  if (terms.streams_a) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);
   const int occ = std::max(1, blocks_per_sm);
-  // Residue instances: the launch's own geometry (4 residues of residue_rows rows, each split).
-  const bool residue = c.residues > 1;
-  const SplitGeometry g = residue ? residue_split_geometry(c, k, split.splits)
-                                  : split_geometry(c, k, split.mode == SplitKMode::kNone ? 1 : split.splits);
-  const bool unsplit = split.mode == SplitKMode::kNone && !residue;  // residue instances always split
+  // Families whose every launch is reduced (residue instances): the launch's own geometry.
+  const bool reduced = terms.always_reduced;
+  const SplitGeometry g =
+      family.split_geometry(c, k, reduced || split.mode != SplitKMode::kNone ? split : SplitChoice{});
+  const bool unsplit = split.mode == SplitKMode::kNone && !reduced;
   const int splits = unsplit ? 1 : g.splits;
   const int k_per_block = unsplit ? k : g.k_per_split;
   const long blocks = grid_tiles(c, m, n) * splits;
@@ -187,7 +146,7 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const double fma = c.tm * c.tn;
   const double lds = (c.tm + c.tn) / 4.0;
   // (TMA instances: a copy warpgroup of their own issues the copies.)
-  const double copies = c.is_tma() ? 0.0 : static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
+  const double copies = terms.copy_warpgroup ? 0.0 : static_cast<double>(c.bm + c.bn) / (c.align * c.slice_threads());
   // Issue slots per copy: a 16-byte copy ~4; a 4-byte one ~12, its address and edge arithmetic being
   // per element. Fitted on 14 scalar-class problems tuned --exhaustive on the H100 (measured over
   // estimated time was 1.71 for 4x4 align1 tiles and 1.25 for 4x8 at 4, 1.0-1.1 for 8x8 and wider;
@@ -202,14 +161,14 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // A TMA instance of a K-major B (`nn`) transposes B's staged boxes in its copy warpgroup, beside
   // the compute warps: 4096^3 ran 2640 us against its `nt` twin's 2554 without tails (3.4% on
   // the H100). Other K-major copy paths are not priced (see rank_heuristic).
-  const double transpose_eff = c.is_tma() && b_is_k_major(c.op_b) ? 0.967 : 1.0;
+  const double transpose_eff = b_is_k_major(c.op_b) ? terms.k_major_b_efficiency : 1.0;
   const double inner_eff = code_eff * transpose_eff * fma / (fma + 1.5 * lds + copy_cost * copies);
   // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy. A TMA
   // instance's 8 compute warps wait on no copies of their own (the copy warpgroup keeps the stages
   // in flight) and read their fragments a k-step ahead: 4096^3 `nt` ran 2538 us on 128x256 TMA tiles
   // against 3300 on the 128x128x8 tile of 16 warps that the model without this term prefers.
   const double warps = static_cast<double>(resident) * c.compute_threads() / 32.0;
-  const double latency_eff = c.is_tma() ? 1.0 : std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
+  const double latency_eff = terms.copy_warpgroup ? 1.0 : std::min(1.0, warps / 16.0 + 0.15 * (fma / 64.0));
   // Shared-memory bandwidth: an SM's shared memory serves one 128-byte wavefront per cycle while its
   // four schedulers issue four warp FFMAs, and a warp's float4 fragment read takes ~3 wavefronts
   // (Nsight Compute of 8x8 and 8x16 thread tiles on the H100). So a thread
@@ -217,7 +176,7 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // memory: the 32x32 4x4 sliced tile measured 1.4x its estimate (median of its 66 candidates in
   // an H100 tuning table, up to 1.76x where its blocks filled every SM).
   constexpr double kWavefrontsPerFragmentRead = 3.0;
-  const double smem_eff = c.is_tma() ? 1.0 : std::min(1.0, fma / (4.0 * kWavefrontsPerFragmentRead * lds));
+  const double smem_eff = terms.copy_warpgroup ? 1.0 : std::min(1.0, fma / (4.0 * kWavefrontsPerFragmentRead * lds));
   // Every k-tile ends in a wait for the next stage and a barrier, about what 48 FFMAs of each thread
   // take: a thread tile with few FFMAs per k-tile pays it most (8x8 at BK = 8: 512 FFMAs per k-tile,
   // 9%). The 128x128x8 tile measured 1.40x (`nt`) to 1.8x (`tn`) its estimate at 4096x2048x4096 and
@@ -226,12 +185,12 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // quality over nine tuning tables is 0.916 with it, 0.890 without (tools/model_check).
   constexpr double kKTileSyncFfmas = 48.0;
   const double ktile_fmas = fma * c.bk / c.slices;
-  const double sync_eff = c.is_tma() ? 1.0 : ktile_fmas / (ktile_fmas + kKTileSyncFfmas);
+  const double sync_eff = terms.copy_warpgroup ? 1.0 : ktile_fmas / (ktile_fmas + kKTileSyncFfmas);
   const double eff = std::max(0.05, std::min({1.0, inner_eff * std::min(1.0, latency_eff) * sync_eff, smem_eff}));
   // Includes edge waste: the tile's overhang of m and n, and K rounded up to whole k-tiles.
   const double k_tiled = std::ceil(static_cast<double>(k_per_block) / c.bk) * c.bk;
   const double block_fmas = static_cast<double>(c.bm) * c.bn * k_tiled;
-  const double compute_us = busiest_sm_tiles(c, blocks, per_sm, unsplit, m, n, k, device.sm_count) * block_fmas /
+  const double compute_us = busiest_sm_tiles(c, terms, blocks, per_sm, unsplit, m, n, k, device.sm_count) * block_fmas /
                             (device.fma_per_us_per_sm * eff);
 
   // Memory: every block streams its A and B panels through L2; DRAM sees each matrix at least once.
@@ -240,7 +199,7 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   // TMA boxes excepted), which 24x4096x11008 `tn` showed: its 128x32 8x4 tile ran 124.4 us at
   // BK = 16 (64-byte runs of a 180 MB A) and 94.0 at BK = 32 on the H100.
   const auto run_eff = [&](bool k_major, double bytes) {
-    return k_major && !c.is_tma() ? short_run_efficiency(4.0 * c.bk, bytes) : 1.0;
+    return k_major && !terms.copy_warpgroup ? short_run_efficiency(4.0 * c.bk, bytes) : 1.0;
   };
   const double a_bytes = 4.0 * static_cast<double>(m) * k, b_bytes = 4.0 * static_cast<double>(k) * n;
   const double dram_bytes = a_bytes / run_eff(a_is_k_major(c.op_a), a_bytes) +
@@ -256,14 +215,14 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const double in_flight = static_cast<double>(resident) * std::min<long>(blocks, device.sm_count) *
                            (c.stages - 1) * (c.bm + c.bn) * c.bk * 4.0;
   const double dram_rate =
-      c.is_tma() ? device.dram_bytes_per_us : std::min(device.dram_bytes_per_us, in_flight / kLoadedLatencyUs);
+      terms.copy_warpgroup ? device.dram_bytes_per_us : std::min(device.dram_bytes_per_us, in_flight / kLoadedLatencyUs);
   const double memory_us = std::max(dram_bytes / dram_rate, l2_bytes / device.l2_bytes_per_us) / copy_rate;
 
   // Fixed costs: pipeline fill and epilogue per wave, and a launch.
   const double waves = std::ceil(static_cast<double>(per_sm) / occ);
   double t = std::max(compute_us, memory_us) + waves * (0.4 + 0.05 * c.stages) + 2.0;
 
-  if (splits > 1 && (split.mode == SplitKMode::kParallel || residue)) {
+  if (splits > 1 && (split.mode == SplitKMode::kParallel || reduced)) {
     // Partials written and read back once, plus the reduction launch. (Residues of M: each output
     // has one residue's planes, a quarter of them.)
     const int planes_per_output = c.residues_of_m() ? splits / kResidues : splits;

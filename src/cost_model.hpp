@@ -8,7 +8,7 @@
 
 #include <vector>
 
-#include "operation.hpp"
+#include "operation.hpp"  // the family contracts (split_candidates) and the problem types
 
 namespace autogemm {
 
@@ -24,18 +24,6 @@ DeviceModel device_model(const DeviceLimits& limits);
 /// The same from the figures the attributes give: SM clock and memory clock in kHz, memory bus width
 /// in bits (0 where unknown). tools/model_check.cpp takes them from a tuning table's provenance.
 DeviceModel device_model(int cc_major, int cc_minor, int sm_count, int clock_khz, int mem_clock_khz, int bus_bits);
-
-/// Which split-k reductions a caller considers.
-enum class SplitModes { kAll, kParallelOnly };
-
-/// Split-k choices worth considering: {1, none} always; more splits only when the output tiles
-/// cannot fill the SMs and K is long enough to give every split several BK steps. The untuned
-/// choice asks for kParallelOnly: on the H100 the best parallel candidate beat the best serial one
-/// on every problem measured (docs/kernels.md), and the model cannot see the serial chain's stalls.
-/// The tuner asks for kAll and measures both. Residue instances (KernelConfig::residues) get
-/// parallel splits only: 1 to kMaxResidueSplits (4) splits per residue (of K or of M), 4 to 16 planes.
-std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
-                                          SplitModes modes = SplitModes::kAll);
 
 /// Estimated time in microseconds. `blocks_per_sm` is the occupancy the device reports (>= 1).
 double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k, SplitChoice split,

@@ -7,7 +7,9 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include "simt_sgemm_multistage.cuh"
+#include "gemm_params.hpp"
+#include "kernel_config.hpp"
+#include "simt_sgemm_mainloop.cuh"
 
 namespace autogemm::detail {
 

@@ -26,7 +26,11 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
-#include "simt_sgemm_multistage.cuh"
+#include "config_tag.hpp"
+#include "gemm_params.hpp"
+#include "kernel_config.hpp"
+#include "simt_sgemm_launch.cuh"
+#include "simt_sgemm_mainloop.cuh"
 #include "simt_sgemm_tma_streamk.cuh"
 #include "tensor_map.hpp"
 #include "tma_launch_plan.hpp"

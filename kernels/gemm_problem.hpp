@@ -1,0 +1,113 @@
+// What every kernel family is asked to run and what it needs for it: one GEMM call (column-major,
+// cuBLAS semantics), the device's limits, the split of K, and the workspace. The family contract
+// (family.hpp), the runtime and the tuner all speak these types.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm_params.hpp"
+#include "kernel_config.hpp"
+
+namespace autogemm {
+
+/// One GEMM call, column-major, cuBLAS semantics.
+struct GemmProblem {
+  Op op_a = Op::N, op_b = Op::N;
+  int m = 0, n = 0, k = 0;
+  const float* a = nullptr;
+  int64_t lda = 0;
+  const float* b = nullptr;
+  int64_t ldb = 0;
+  float* c = nullptr;
+  int64_t ldc = 0;
+  float alpha = 1.0f, beta = 0.0f;
+};
+
+/// Whether an operand allows 16-byte vector loads: a 16-byte aligned base and a leading dimension
+/// that is a multiple of 4 floats.
+inline bool vector_aligned(const float* base, int64_t ld) {
+  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld % 4 == 0;
+}
+
+/// 4 when A and B allow 16-byte vector loads, else 1. The alignment class is part of the tuning key.
+/// (GEMV instances need only A aligned, so an align4 GEMV may serve a scalar-class problem.)
+inline int alignment_class(const GemmProblem& p) {
+  return vector_aligned(p.a, p.lda) && vector_aligned(p.b, p.ldb) ? 4 : 1;
+}
+
+/// What the device offers a kernel, read once per handle.
+struct DeviceLimits {
+  int device = 0;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int max_shared_per_block_optin = 0;
+  int l2_bytes = 0;
+};
+
+/// A run-time choice on top of an instance: how K is split.
+struct SplitChoice {
+  int splits = 1;
+  SplitKMode mode = SplitKMode::kNone;
+};
+
+/// Which split-k reductions a caller considers: the tuner measures both; the untuned choice asks for
+/// parallel only (the model cannot see the serial chain's stalls).
+enum class SplitModes { kAll, kParallelOnly };
+
+/// K elements per split (a multiple of BK) and the number of non-empty splits it gives.
+struct SplitGeometry {
+  int k_per_split = 0;
+  int splits = 1;
+};
+SplitGeometry split_geometry(const KernelConfig& c, int k, int requested_splits);
+/// Columns of K a residue instance's planes cover: all but the last, whose 16-byte copy could end
+/// past the caller's allocation of A; the reduction adds that column's product (launch_residue_reduce).
+constexpr int residue_k(int k) { return k > 1 ? k - 1 : 0; }
+/// Columns of K one residue's splits divide; the launch geometry and the tuner's split candidates
+/// both use it. Residues of K: the largest residue of the first k - 1 columns (residue 0 of
+/// kResidues). Residues of M (of_m): k + 3, for a residue's columns start up to 3 early
+/// (residue_problem in simt_sgemm_multistage.cuh).
+constexpr int residue_columns(int k, bool of_m) {
+  return of_m ? k + kResidues - 1 : (residue_k(k) + kResidues - 1) / kResidues;
+}
+/// The same for a residue instance (KernelConfig::residues) on a problem of depth k: the splits of
+/// one residue (its residue_columns columns, requested_splits / 4 splits), and 4 times as many
+/// planes in all.
+SplitGeometry residue_split_geometry(const KernelConfig& c, int k, int requested_splits);
+/// Rows of an instance's tile grid, and of each of its split-k planes before rounding
+/// (partial_ld), on a problem of m rows: m, or residue_rows for a residue instance. The kernel and
+/// its launch (simt_sgemm_multistage.cuh) spell the same out.
+constexpr int grid_rows(const KernelConfig& c, int m) {
+  return c.residues > 1 ? residue_rows(m, c.residues_of_m()) : m;
+}
+/// Output tiles of an instance's grid (per split).
+constexpr long grid_tiles(const KernelConfig& c, int m, int n) {
+  return long{(grid_rows(c, m) + c.bm - 1) / c.bm} * ((n + c.bn - 1) / c.bn);
+}
+
+/// Workspace of a launch: partial sums (kParallel; a TMA launch's streamed tail), per-tile semaphores
+/// (kSerial, the streamed tail; zeroed once) and the repacked operands (RepackPlan).
+struct Workspace {
+  float* partials = nullptr;
+  size_t partial_bytes = 0;
+  int* semaphores = nullptr;
+  size_t semaphore_count = 0;
+  float* repacked = nullptr;  // 256-byte aligned
+  size_t repack_bytes = 0;
+};
+struct WorkspaceNeeds {
+  size_t partial_bytes = 0;
+  size_t semaphore_count = 0;
+  size_t repack_bytes = 0;
+  // The partials and semaphores are a streamed tail's slots and counters (a TMA launch in kNone
+  // mode, StreamKTail): a workspace without them runs the launch without the tail.
+  bool streamk_optional = false;
+};
+/// `needs` less a streamed tail's optional slots and counters: what a launch cannot run without.
+inline WorkspaceNeeds required_part(WorkspaceNeeds needs) {
+  if (needs.streamk_optional) needs.partial_bytes = 0, needs.semaphore_count = 0, needs.streamk_optional = false;
+  return needs;
+}
+
+}  // namespace autogemm

@@ -1,0 +1,58 @@
+// The contract of the GEMV-shaped family (simt_sgemv.cuh): outputs at most kGemvMaxN columns wide,
+// A streamed once, K split into partials that the last block of each row block reduces in the same
+// launch.
+#include "family.hpp"
+
+namespace autogemm {
+namespace {
+
+std::string gemv_cannot_implement(const KernelConfig& c, const GemmProblem& problem, const DeviceLimits& device,
+                                  RepackPolicy repack) {
+  const RepackPlan plan = repack_plan(c, problem);  // never any: GEMV instances read operands in place
+  std::string why = check_layout(c, problem, plan, repack);
+  // GEMV instances read B (at most 4 columns) with scalar loads, so only A's alignment binds them:
+  // row-major M = 1 in `nt`/`tt` has ldb = 1 and would otherwise run scalar GEMV loads over an aligned A.
+  if (why.empty()) why = check_alignment(c, problem, plan, false, true);
+  if (why.empty() && problem.n > c.bn)
+    why = "GEMV instance handles n <= " + std::to_string(c.bn) + ", the problem has n = " + std::to_string(problem.n);
+  if (why.empty()) why = check_architecture(device);
+  if (why.empty()) why = check_resources(c, problem, device);
+  return why;
+}
+
+// K splits only one way: partials, reduced in the same launch by the last block of each row block.
+SplitChoice serial_as_parallel(const KernelConfig&, SplitChoice split) {
+  if (split.mode == SplitKMode::kSerial) split.mode = SplitKMode::kParallel;
+  return split;
+}
+
+// Splits add blocks until ~8 per SM stream A (enough bytes in flight to reach the DRAM rate); each
+// split keeps at least 128 k.
+std::vector<SplitChoice> gemv_split_candidates(const KernelConfig& c, int m, int, int k, int sm_count, SplitModes) {
+  std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
+  const long row_blocks = (m + c.bm - 1) / c.bm;
+  for (int s : kSplitCounts) {
+    if (row_blocks * s > 8L * sm_count || k < s * 128) break;
+    out.push_back({s, SplitKMode::kParallel});
+  }
+  return out;
+}
+
+// Partials plus one counter per row block (the last block of a row block reduces).
+void gemv_add_workspace(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split,
+                        WorkspaceNeeds& needs) {
+  const KernelConfig& c = kernel.config;
+  add_split_workspace(c, problem, split, whole_k_geometry(c, problem.k, split), true, needs);
+}
+
+cudaError_t reduced_in_launch(const KernelInstance&, const GemmParams&, const GemmProblem&, cudaStream_t) {
+  return cudaSuccess;
+}
+
+}  // namespace
+
+extern const KernelFamily kSimtGemvFamily{"simt_gemv",         gemv_cannot_implement, serial_as_parallel,
+                                          whole_k_geometry,    gemv_split_candidates, gemv_add_workspace,
+                                          reduced_in_launch,   {.streams_a = true}};
+
+}  // namespace autogemm
