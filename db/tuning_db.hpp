@@ -33,13 +33,18 @@ struct DeviceSignature {
   bool operator==(const DeviceSignature&) const = default;
 };
 
-/// What selects a kernel: the tuning key of a problem.
+/// What selects a kernel: the tuning key of a problem, the one key of the database rows, the
+/// exchange formats, the tuner's resume and the runtime's cache of choices.
 struct ProblemKey {
   std::string dtype = "f32";
   char transa = 'n', transb = 'n';
   int m = 0, n = 0, k = 0;
   int align = 4;
   bool operator==(const ProblemKey&) const = default;
+};
+
+struct ProblemKeyHash {
+  size_t operator()(const ProblemKey& key) const noexcept;
 };
 
 /// The candidate: a kernel instance (by procedural name) plus run-time choices.

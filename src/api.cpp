@@ -100,9 +100,9 @@ extern "C" autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMod
                                                    " is not TUNED (0), HEURISTIC (1) or ONLINE (2)");
   {
     std::lock_guard lock(handle->mutex);
-    handle->mode = mode == AUTOGEMM_MODE_TUNED       ? RuntimeMode::kTuned
-                   : mode == AUTOGEMM_MODE_HEURISTIC ? RuntimeMode::kHeuristic
-                                                     : RuntimeMode::kOnline;
+    handle->selector.settings.mode = mode == AUTOGEMM_MODE_TUNED       ? RuntimeMode::kTuned
+                                     : mode == AUTOGEMM_MODE_HEURISTIC ? RuntimeMode::kHeuristic
+                                                                       : RuntimeMode::kOnline;
   }
   handle->clear_choices();
   return AUTOGEMM_STATUS_SUCCESS;
@@ -114,7 +114,7 @@ extern "C" autogemmStatus_t autogemmSetOnlineBudget(autogemmHandle_t handle, dou
     return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmSetOnlineBudget: milliseconds = " +
                                                    std::to_string(milliseconds) + " is not a finite number >= 0");
   std::lock_guard lock(handle->mutex);
-  handle->online_budget_ms = milliseconds;
+  handle->selector.settings.online_budget_ms = milliseconds;
   return AUTOGEMM_STATUS_SUCCESS;
 }
 
@@ -123,8 +123,8 @@ extern "C" autogemmStatus_t autogemmSetDatabasePath(autogemmHandle_t handle, con
   return guarded("autogemmSetDatabasePath", [&] {
     {
       std::lock_guard lock(handle->mutex);
-      handle->db_paths = paths ? split_path_list(paths) : tuning_db_search_path();
-      handle->db_paths_explicit = paths != nullptr;
+      handle->selector.settings.db_paths = paths ? split_path_list(paths) : tuning_db_search_path();
+      handle->selector.settings.db_paths_explicit = paths != nullptr;
     }
     handle->clear_choices();
     return AUTOGEMM_STATUS_SUCCESS;
@@ -135,7 +135,7 @@ extern "C" autogemmStatus_t autogemmSetRecordUntuned(autogemmHandle_t handle, co
   if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetRecordUntuned: invalid handle");
   return guarded("autogemmSetRecordUntuned", [&] {
     std::lock_guard lock(handle->mutex);
-    handle->record_untuned_path = path ? path : "";
+    handle->selector.settings.record_untuned_path = path ? path : "";
     return AUTOGEMM_STATUS_SUCCESS;
   });
 }
@@ -153,8 +153,7 @@ extern "C" autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void* 
     }
     {
       std::lock_guard lock(handle->mutex);
-      handle->user_workspace = workspace;
-      handle->user_workspace_bytes = workspace ? bytes : 0;
+      handle->workspace_.set_user(workspace, bytes);
     }
     handle->clear_choices();  // a tuned choice that repacks operands depends on the workspace's size
     return AUTOGEMM_STATUS_SUCCESS;

@@ -2,6 +2,8 @@
 #include "workspace.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 #include "status.hpp"
 
@@ -40,6 +42,36 @@ Workspace GrowingWorkspace::get(const WorkspaceNeeds& needs, cudaStream_t stream
     semaphore_count_ = count;
   }
   return {partials_, partial_bytes_, semaphores_, semaphore_count_, repacked_, repack_bytes_};
+}
+
+size_t HandleWorkspace::user_repack_offset(size_t partial_bytes) const {
+  // From the next 256-byte boundary of the address (the caller's pointer need not be aligned; the
+  // aligned kernels read the copies with 16-byte loads).
+  const auto base = reinterpret_cast<uintptr_t>(user_);
+  return (base + kUserHead + partial_bytes + 255) / 256 * 256 - base;
+}
+
+size_t HandleWorkspace::user_need(const WorkspaceNeeds& needs) const {
+  return user_repack_offset(needs.partial_bytes) + needs.repack_bytes;
+}
+
+bool HandleWorkspace::repack_fits(const WorkspaceNeeds& needs) const {
+  return needs.repack_bytes == 0 || user_ == nullptr || user_need(needs) <= user_bytes_;
+}
+
+Workspace HandleWorkspace::get(WorkspaceNeeds needs, cudaStream_t stream) {
+  if (user_ == nullptr) return own_.get(needs, stream, 1.5);
+  // A streamed tail the caller's buffer cannot hold is left out: the launch then runs without it.
+  if (needs.semaphore_count * sizeof(int) > kUserHead || user_need(needs) > user_bytes_) needs = required_part(needs);
+  const size_t repack_offset = user_repack_offset(needs.partial_bytes);
+  const size_t need = user_need(needs);
+  if (needs.semaphore_count * sizeof(int) > kUserHead || need > user_bytes_)
+    throw StatusError(AUTOGEMM_STATUS_INVALID_VALUE, "the workspace set by autogemmSetWorkspace has " +
+                                                         std::to_string(user_bytes_) + " bytes; this call needs " +
+                                                         std::to_string(need));
+  char* base = static_cast<char*>(user_);
+  return {reinterpret_cast<float*>(base + kUserHead), needs.partial_bytes, reinterpret_cast<int*>(base),
+          kUserHead / sizeof(int), reinterpret_cast<float*>(base + repack_offset), needs.repack_bytes};
 }
 
 }  // namespace autogemm
