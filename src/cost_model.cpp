@@ -160,7 +160,7 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
   const double code_eff = fma * c.bk > 3072 ? 0.85 : 1.0;
   // A TMA instance of a K-major B (`nn`) transposes B's staged boxes in its copy warpgroup, beside
   // the compute warps: 4096^3 ran 2640 us against its `nt` twin's 2554 without tails (3.4% on
-  // the H100). Other K-major copy paths are not priced (see rank_heuristic).
+  // the H100). Other K-major copy paths are not priced (see rank_untuned).
   const double transpose_eff = b_is_k_major(c.op_b) ? terms.k_major_b_efficiency : 1.0;
   const double inner_eff = code_eff * transpose_eff * fma / (fma + 1.5 * lds + copy_cost * copies);
   // Latency hiding: an SM needs roughly 16 resident warps of FMA streams to stay busy. A TMA

@@ -3,7 +3,7 @@
 // instructions and bandwidth, the cost of each copy by its width, each k-tile's sync, memory
 // traffic, its run lengths and the bytes kept in flight, split-k reduction cost. It ranks
 // candidates; it does not replace measuring them.
-// Used by the runtime's untuned fallback and by the tuner's pruning.
+// Used by the runtime's untuned choice and by the tuner's pruning.
 #pragma once
 
 #include <vector>

@@ -4,7 +4,7 @@
 #include <cstdlib>
 
 #include "device_guard.hpp"
-#include "fallback.hpp"
+#include "untuned_neighbours.hpp"
 #include "logging.hpp"
 #include "online_tuner.hpp"
 #include "record_untuned.hpp"
@@ -140,7 +140,7 @@ std::vector<KernelChoice> KernelSelector::untuned_ranking(const GemmProblem& pro
     return occupancy_[i];
   };
   auto ranked = settings.mode == RuntimeMode::kHeuristic
-                    ? rank_heuristic(problem, limits_, model_, occ)
+                    ? rank_untuned(problem, limits_, model_, occ)
                     : rank_with_neighbours(problem, limits_, model_, occ,
                                            neighbour_measurements(settings.db_paths, signature_, op_char(problem.op_a),
                                                                   op_char(problem.op_b), align));

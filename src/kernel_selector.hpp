@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "cost_model.hpp"
-#include "heuristic.hpp"
+#include "untuned_choice.hpp"
 #include "runtime_mode.hpp"
 #include "tuning_db.hpp"
 #include "workspace.hpp"

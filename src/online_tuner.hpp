@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "heuristic.hpp"
+#include "untuned_choice.hpp"
 #include "tuning_db.hpp"
 
 namespace autogemm {

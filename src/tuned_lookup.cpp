@@ -12,7 +12,7 @@
 #include <mutex>
 #include <set>
 
-#include "heuristic.hpp"
+#include "untuned_choice.hpp"
 #include "logging.hpp"
 #include "registry.hpp"
 #include "status.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "fallback.hpp"
+#include "untuned_neighbours.hpp"
 #include "timing.hpp"
 #include "tuning_db.hpp"
 
@@ -42,12 +42,12 @@ std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const
                                     bool warn_missing = false);
 
 /// Every passed-check measurement of this device with this layout and alignment class in `paths`
-/// (the fallback's neighbours), read once per process and class.
+/// (the untuned choice's neighbours), read once per process and class.
 std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::string>& paths,
                                                      const db::DeviceSignature& device, char transa, char transb,
                                                      int align);
 
-/// The fallback's neighbours for a problem of this layout and alignment class: tuned_measurements of
+/// The untuned choice's neighbours for a problem of this layout and alignment class: tuned_measurements of
 /// the class, plus every shape tuned only in the other class with its measurements credited to
 /// their twins (credit_to_twins, with_borrowed_shapes: tuning uses aligned buffers, so the scalar
 /// class has few tuned shapes of its own). Built once per process and class, like tuned_measurements.

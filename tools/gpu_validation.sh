@@ -6,17 +6,17 @@
 #   tune: the seed shapes tuned from an empty database (wall time measured), then the seed benchmark
 #   with that database; exhaustive: the seed shapes with --exhaustive into a scratch database.
 # Usage: tools/gpu_validation.sh BUILD_DIR OUT_DIR [steps...]
-#   overhead: host time per call of a 64^3 GEMM against cuBLAS; fallback: the seed shapes tuned in
-#   all layouts, then tools/fallback_problems.csv benchmarked through the untuned fallback;
-#   fallback_exhaustive: the same problems tuned --exhaustive (--shape-time $FALLBACK_SHAPE_TIME, 12 s).
+#   overhead: host time per call of a 64^3 GEMM against cuBLAS; untuned: the seed shapes tuned in
+#   all layouts, then tools/untuned_problems.csv benchmarked through the untuned choice;
+#   untuned_exhaustive: the same problems tuned --exhaustive (--shape-time $UNTUNED_SHAPE_TIME, 12 s).
 #   perf (after tune): the perf set (4096^3 and odd sizes) tuned in all four layouts into the tune
 #   step's database, then benchmarked with it; profile (after tune): Nsight Compute sections of the
 #   tuned 3072^3 kernel; stream: tools/experiments/stream_read.cu, the streaming-read floor of a GEMV;
 #   skinny: tools/experiments/skinny_stream.cu, narrow outputs streamed past a shared-memory copy of B;
-#   tensor_cores: tools/experiments/tensor_core_bound.cu, cuBLAS TF32 against pedantic FP32;
-#   timeline: tools/experiments/block_timeline.cu, when each block of a split-k launch starts and ends.
-#   steps: info tests sanitize selfcheck bench tune exhaustive overhead fallback fallback_exhaustive
-#   perf profile stream skinny tensor_cores timeline (default: the first five)
+#   tensor_cores: tools/experiments/tensor_core_bound.cu, cuBLAS TF32 against pedantic FP32 (stream,
+#   skinny and tensor_cores need a build with -DAUTOGEMM_BUILD_EXPERIMENTS=ON).
+#   steps: info tests sanitize selfcheck bench tune exhaustive overhead untuned untuned_exhaustive
+#   perf profile stream skinny tensor_cores (default: the first five)
 # Ends by writing OUT_DIR/validation.txt, a line per check that ran (GPU suite, sanitizers, selfcheck);
 #   copied to docs/results/h100_validation.txt, tools/perf_report.py puts it in docs/performance.md.
 set -uo pipefail
@@ -75,29 +75,27 @@ for step in "${steps[@]}"; do
         --section LaunchStats --section MemoryWorkloadAnalysis \
         "$build/tools/gemm-tune" bench --shape 3072,3072,3072 --max-reps 3 ;;
     stream)
-      run stream_read "$build/tools/stream_read" ;;
+      run stream_read "$build/tools/experiments/stream_read" ;;
     skinny)
-      run skinny_stream "$build/tools/skinny_stream" ;;
+      run skinny_stream "$build/tools/experiments/skinny_stream" ;;
     tensor_cores)
-      run tensor_core_bound "$build/tools/tensor_core_bound" ;;
-    timeline)
-      run block_timeline "$build/tools/block_timeline" ;;
+      run tensor_core_bound "$build/tools/experiments/tensor_core_bound" ;;
     overhead)
       run overhead "$build/tools/gemm-tune" overhead --json "$out/overhead.json" ;;
-    fallback)
-      # Seed shapes tuned in all four layouts, then problems nobody tuned, served by the fallback.
+    untuned)
+      # Seed shapes tuned in all four layouts, then problems nobody tuned, served by the untuned choice.
       rm -f "$out/seed_all.sqlite3"
       run tune_all "$build/tools/gemm-tune" tune --set seed --layout all --db "$out/seed_all.sqlite3" \
         --json "$out/tune_seed_all.json" --quiet
-      AUTOGEMM_DB="$out/seed_all.sqlite3" run fallback_bench "$build/tools/gemm-tune" bench \
-        --shapes tools/fallback_problems.csv --json "$out/bench_fallback.json"
+      AUTOGEMM_DB="$out/seed_all.sqlite3" run untuned_bench "$build/tools/gemm-tune" bench \
+        --shapes tools/untuned_problems.csv --json "$out/bench_untuned.json"
       rm -f "$out/seed_all.sqlite3"* ;;
-    fallback_exhaustive)
-      rm -f "$out/fallback_exhaustive.sqlite3"
-      run fallback_exhaustive "$build/tools/gemm-tune" tune --shapes tools/fallback_problems.csv --exhaustive \
-        --shape-time "${FALLBACK_SHAPE_TIME:-12}" --db "$out/fallback_exhaustive.sqlite3" \
-        --json "$out/tune_fallback_exhaustive.json" --quiet
-      rm -f "$out/fallback_exhaustive.sqlite3"* ;;
+    untuned_exhaustive)
+      rm -f "$out/untuned_exhaustive.sqlite3"
+      run untuned_exhaustive "$build/tools/gemm-tune" tune --shapes tools/untuned_problems.csv --exhaustive \
+        --shape-time "${UNTUNED_SHAPE_TIME:-12}" --db "$out/untuned_exhaustive.sqlite3" \
+        --json "$out/tune_untuned_exhaustive.json" --quiet
+      rm -f "$out/untuned_exhaustive.sqlite3"* ;;
     exhaustive)
       rm -f "$out/exhaustive.sqlite3"
       run exhaustive "$build/tools/gemm-tune" tune --set seed --exhaustive --shape-time 600 \

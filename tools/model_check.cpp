@@ -8,11 +8,11 @@
 // fitted terms (a copy's issue slots, the DRAM rate of the bytes in flight, the shared-memory cap)
 // are fitted and checked with it.
 //
-// With --neighbours TABLE2 it scores the runtime's fallback instead: each problem's choice is made
+// With --neighbours TABLE2 it scores the runtime's untuned choice instead: each problem's choice is made
 // as an application without a tuned entry gets it from a database holding TABLE2 (its class's
 // measurements and the other class's credited to twins, rank_with_neighbours over every candidate
 // the build offers), and looked up among the problem's measured candidates; a choice the table did
-// not time is marked and the first measured one in the fallback's order scored instead.
+// not time is marked and the first measured one in the untuned choice's order scored instead.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -26,8 +26,8 @@
 
 #include "cost_model.hpp"
 #include "exchange.hpp"
-#include "fallback.hpp"
-#include "heuristic.hpp"
+#include "untuned_neighbours.hpp"
+#include "untuned_choice.hpp"
 #include "problem_data.hpp"
 #include "registry.hpp"
 
@@ -72,9 +72,9 @@ std::map<std::string, ListedKernel> kernels_from(const std::string& path) {
   return out;
 }
 
-/// The fallback's neighbours for a problem of this device, layout and class, as neighbour_measurements
+/// The untuned choice's neighbours for a problem of this device, layout and class, as neighbour_measurements
 /// (tuned_lookup.hpp) builds them from a database holding `table`.
-std::vector<autogemm::NeighbourMeasurement> fallback_neighbours(const std::vector<autogemm::db::Entry>& table,
+std::vector<autogemm::NeighbourMeasurement> untuned_neighbours(const std::vector<autogemm::db::Entry>& table,
                                                                 const autogemm::db::Entry& problem,
                                                                 const std::map<std::string, ListedKernel>& kernels) {
   std::vector<autogemm::db::Entry> device_rows;
@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
   app.add_option("--rows", rows_path, "Also write every candidate's measured and estimated time to this CSV");
   std::string neighbours_path;
   app.add_option("--neighbours", neighbours_path,
-                 "Score the runtime's fallback instead: its choice with this tuning table as the database");
+                 "Score the runtime's untuned choice instead: its choice with this tuning table as the database");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
               ->entry;
       const char* mark = "";
       if (!neighbours_path.empty()) {
-        // The fallback's order over every candidate the build offers; the first the table timed.
+        // The untuned choice's order over every candidate the build offers; the first the table timed.
         auto occ = [&](size_t i) {
           const auto it = kernels.find(std::string(registry[i].name));
           return it == kernels.end() ? 0 : it->second.blocks_per_sm;
@@ -189,7 +189,7 @@ int main(int argc, char** argv) {
         limits.sm_count = e0.device.sm_count, limits.l2_bytes = static_cast<int>(e0.device.l2_bytes);
         limits.max_shared_per_block_optin = e0.device.cc_major >= 9 ? 227 * 1024 : 163 * 1024;
         const auto ranked = autogemm::rank_with_neighbours(p, limits, model, occ,
-                                                           fallback_neighbours(neighbour_table, e0, kernels));
+                                                           untuned_neighbours(neighbour_table, e0, kernels));
         pick = nullptr;
         for (const auto& c : ranked) {
           for (const auto* e : measured)
@@ -197,9 +197,9 @@ int main(int argc, char** argv) {
                 (e->candidate.split_mode == "parallel") == (c.split.mode == autogemm::SplitKMode::kParallel))
               pick = e;
           if (pick) break;
-          mark = " *";  // the fallback's first choice was not timed in the table
+          mark = " *";  // the untuned choice's first choice was not timed in the table
         }
-        if (!pick) throw std::runtime_error(label + ": none of the fallback's choices was timed in the table");
+        if (!pick) throw std::runtime_error(label + ": none of the untuned choice's choices was timed in the table");
       }
       double best = INFINITY;
       for (const auto* e : measured) best = std::min(best, e->measurement.median_us);
@@ -211,7 +211,7 @@ int main(int argc, char** argv) {
     if (rows) std::fclose(rows);
     if (problems.empty()) throw std::runtime_error(table_path + ": no passed measurement of a kernel this build has");
     std::printf("%zu problem%s: the %s pick reaches %.3f of the best measured (geometric mean), worst %.3f",
-                problems.size(), problems.size() == 1 ? "" : "s", neighbours_path.empty() ? "model's" : "fallback's",
+                problems.size(), problems.size() == 1 ? "" : "s", neighbours_path.empty() ? "model's" : "untuned choice's",
                 std::exp(log_sum / problems.size()), worst);
     if (unknown) std::printf("; %zu rows of kernels this build or the kernels list lacks left out", unknown);
     std::printf("\n");

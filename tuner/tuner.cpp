@@ -8,7 +8,7 @@
 
 #include "check.hpp"
 #include "context.hpp"
-#include "heuristic.hpp"
+#include "untuned_choice.hpp"
 #include "logging.hpp"
 #include "status.hpp"
 #include "tuned_lookup.hpp"

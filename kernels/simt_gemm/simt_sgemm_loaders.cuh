@@ -38,7 +38,7 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
       const bool other_in = kKMajor ? gx < x_end : gk < k_end;
       valid = other_in ? max(0, min(V, contig_left)) : 0;
     }
-    // The fallback address is never read (src size 0) but must still be a valid global address.
+    // The substitute address is never read (src size 0) but must still be a valid global address.
     const float* src = valid > 0 ? elem : g;
     float* dst = s + row * kRowStride + col;
     cp_async_vec<V>(dst, src, valid * 4);

@@ -1,6 +1,6 @@
 // Online mode on a GPU: the first call of an untuned problem tunes it, stores the measurements in
 // the first database of the search path, and the result is the same whichever way the kernel was
-// chosen — online, from the database it wrote, or by the untuned fallback. Stream capture defers
+// chosen — online, from the database it wrote, or by the untuned choice. Stream capture defers
 // the tuning to the first call outside capture. Candidates that read repacked operands are measured
 // like the others (their copies are part of the workspace the tuning allocates).
 #include <unistd.h>
@@ -98,7 +98,7 @@ TEST_F(OnlineModeTest, TunesOnceStoresAndAgreesWithTheOtherSources) {
   // A tuned-mode handle reads what online mode stored and picks the same kernel: identical bits.
   autogemmHandle_t tuned = make_handle(AUTOGEMM_MODE_TUNED);
   EXPECT_EQ(call(tuned), from_online);
-  // The untuned fallback (heuristic mode ignores databases) may pick another kernel; its result
+  // The untuned choice (heuristic mode ignores databases) may pick another kernel; its result
   // meets the same bound against the float64 reference (checked in call()).
   autogemmHandle_t heuristic = make_handle(AUTOGEMM_MODE_HEURISTIC);
   call(heuristic);

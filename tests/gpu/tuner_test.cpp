@@ -1,6 +1,6 @@
 // The tuner on a GPU: it finds a checked candidate, every pruned candidate has a reason, its
 // database rows validate, and the library then runs the tuned choice with the same result as its
-// untuned fallback.
+// untuned choice.
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -60,7 +60,7 @@ TEST_F(TunerTest, FindsACheckedWinnerAndAccountsForEveryCandidate) {
   for (const auto& e : entries) EXPECT_FALSE(db::invalid_entry_reason(e).has_value()) << *db::invalid_entry_reason(e);
 }
 
-TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheFallback) {
+TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheUntunedChoice) {
   db::testing::ScratchDir dir;
   const std::string path = dir.file("tuned.sqlite3");
   const ColumnMajorProblem p = make_problem(Op::T, Op::N, 257, 129, 4000);
@@ -92,7 +92,7 @@ TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheFallback) {
   }
   unsetenv("AUTOGEMM_DB");
   reset_tuned_lookup();
-  EXPECT_STREQ(sources[0], "fallback");
+  EXPECT_STREQ(sources[0], "untuned");
   EXPECT_STREQ(sources[1], "tuned");
   // Both within the bound of the reference (checked above); and close to each other.
   double diff = 0, norm = 0;
@@ -144,7 +144,7 @@ TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
   DeviceBuffer<char> small(autogemmContext::kUserWorkspaceHead + 1024);
   ASSERT_EQ(autogemmSetWorkspace(h, small.get(), small.count()), AUTOGEMM_STATUS_SUCCESS);
   choice = h->choose(gp);
-  EXPECT_STREQ(choice.source, "fallback");
+  EXPECT_STREQ(choice.source, "untuned");
   EXPECT_FALSE(repack_plan(choice.kernel->config, gp).any()) << choice.kernel->name;
   sgemm_and_check(h, data, "untuned choice within a small user workspace");
 
@@ -159,10 +159,10 @@ TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
   reset_tuned_lookup();
 }
 
-TEST_F(TunerTest, HeuristicChoiceRepacksOnlyWhereTheUserWorkspaceHoldsTheCopies) {
+TEST_F(TunerTest, UntunedChoiceRepacksOnlyWhereTheUserWorkspaceHoldsTheCopies) {
   // The untuned choice may repack (on the full H100 grid it takes a TMA instance on
   // a repacked B for big `nn` problems); a caller's fixed workspace too small for the copies must
-  // rule those candidates out in the heuristic mode as in the fallback's.
+  // rule those candidates out in the heuristic mode as in the untuned choice's.
   const ColumnMajorProblem p = make_problem(Op::N, Op::N, 4096, 4096, 512);
   autogemmHandle_t h = nullptr;
   ASSERT_EQ(autogemmCreate(&h), AUTOGEMM_STATUS_SUCCESS);
@@ -171,7 +171,7 @@ TEST_F(TunerTest, HeuristicChoiceRepacksOnlyWhereTheUserWorkspaceHoldsTheCopies)
   data.compute_reference(1.0f, 0.0f, nullptr);
   const GemmProblem gp = data.gemm_problem();
   const KernelChoice own = h->choose(gp);
-  RecordProperty("heuristic_choice", std::string(own.kernel->name));
+  RecordProperty("untuned_choice", std::string(own.kernel->name));
   sgemm_and_check(h, data, "the heuristic choice in the handle's own workspace");
 
   DeviceBuffer<char> small(autogemmContext::kUserWorkspaceHead + 1024);

@@ -95,7 +95,7 @@ TEST_F(TunedLookupTest, DamagedAndMissingFilesAreSkipped) {
   }
 }
 
-// The fallback's neighbours of a scalar-class problem: shapes tuned in its own class keep their own
+// The untuned choice's neighbours of a scalar-class problem: shapes tuned in its own class keep their own
 // rows; shapes tuned only in the aligned class are borrowed, credited to the align1 twins. Cached per
 // class until the database is forgotten.
 TEST_F(TunedLookupTest, NeighboursBorrowOnlyShapesTheOwnClassLacks) {

@@ -1,5 +1,5 @@
-// See fallback.hpp.
-#include "fallback.hpp"
+// See untuned_neighbours.hpp.
+#include "untuned_neighbours.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -77,7 +77,7 @@ std::vector<NeighbourMeasurement> class_neighbours(
 std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits,
                                                const DeviceModel& model, const std::function<int(size_t)>& occupancy,
                                                const std::vector<NeighbourMeasurement>& measured) {
-  if (measured.empty()) return rank_heuristic(problem, limits, model, occupancy);
+  if (measured.empty()) return rank_untuned(problem, limits, model, occupancy);
 
   // The nearest tuned problems, each weighted by closeness.
   std::map<std::tuple<int, int, int>, double> distance;
@@ -86,9 +86,9 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
   std::vector<std::pair<double, std::tuple<int, int, int>>> nearest;
   for (const auto& [shape, d] : distance) nearest.emplace_back(d, shape);
   std::sort(nearest.begin(), nearest.end());
-  nearest.resize(std::min<size_t>(nearest.size(), kFallbackNeighbours));
-  std::erase_if(nearest, [](const auto& x) { return x.first > kFallbackMaxDistance; });
-  if (nearest.empty()) return rank_heuristic(problem, limits, model, occupancy);
+  nearest.resize(std::min<size_t>(nearest.size(), kUntunedNeighbours));
+  std::erase_if(nearest, [](const auto& x) { return x.first > kNeighbourMaxDistance; });
+  if (nearest.empty()) return rank_untuned(problem, limits, model, occupancy);
   std::map<std::tuple<int, int, int>, double> weight;
   for (const auto& [d, shape] : nearest) weight[shape] = 1.0 / (d + 0.25);
 
@@ -125,7 +125,7 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
     by_mode[key.second.second].push_back(r);
     all.push_back(r);
   }
-  if (all.empty()) return rank_heuristic(problem, limits, model, occupancy);
+  if (all.empty()) return rank_untuned(problem, limits, model, occupancy);
   // Pessimistic defaults for what was not measured near the shape: the 75th percentile of the
   // same split mode's ratios, else of all ratios.
   auto percentile75 = [](std::vector<double> v) {
@@ -136,10 +136,10 @@ std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const
   std::map<int, double> unmeasured_mode;
   for (const auto& [mode, v] : by_mode) unmeasured_mode[mode] = percentile75(v);
 
-  // The heuristic's candidates, re-priced by their calibration; the instances that read repacked
+  // The cost model's candidates, re-priced by their calibration; the instances that read repacked
   // operands too, since neighbours can show them faster than the model (which cannot see what most
   // K-major copy paths cost) would.
-  std::vector<KernelChoice> ranked = rank_heuristic(problem, limits, model, occupancy);
+  std::vector<KernelChoice> ranked = rank_untuned(problem, limits, model, occupancy);
   for (KernelChoice& c : ranked) {
     const size_t i = static_cast<size_t>(c.kernel - registry.data());
     const int mode = static_cast<int>(c.split.mode);

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Fallback quality: for problems nobody tuned, the untuned choice's time (a `gemm-tune bench --json`
-run whose results all came from the fallback) against the best of an `--exhaustive` tuning of the
-same problems (`gemm-tune tune --json`). Quality = exhaustive best time / fallback time (1 = as good
+run whose results all came from the untuned choice) against the best of an `--exhaustive` tuning of the
+same problems (`gemm-tune tune --json`). Quality = exhaustive best time / untuned-choice time (1 = as good
 as the best). Prints a markdown table, the geometric mean and the worst. --source online rates the
 choices online mode made instead (a bench run with AUTOGEMM_MODE=online and a fresh database).
-Usage: tools/compare_fallback.py BENCH.json EXHAUSTIVE_TUNE.json [--source fallback|online|tuned]"""
+Usage: tools/compare_untuned.py BENCH.json EXHAUSTIVE_TUNE.json [--source untuned|online|tuned]"""
 import argparse
 import math
 import sys
@@ -16,11 +16,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bench")
     ap.add_argument("exhaustive")
-    ap.add_argument("--source", default="fallback")
+    ap.add_argument("--source", default="untuned")
     args = ap.parse_args()
     bench = load_json(args.bench)["results"]
     tuned = {(p["layout"], p["m"], p["n"], p["k"]): p for p in load_json(args.exhaustive)["problems"] if "best" in p}
-    print("| layout | m×n×k (column-major) | fallback kernel | split | fallback µs | exhaustive best | split | best µs | quality |")
+    print("| layout | m×n×k (column-major) | untuned kernel | split | untuned µs | exhaustive best | split | best µs | quality |")
     print("|" + " --- |" * 9)
     qualities = []
     for r in bench:

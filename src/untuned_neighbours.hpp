@@ -1,17 +1,17 @@
 // The choice for a shape nobody tuned, informed by the shapes that were. Measurements of the
 // nearest tuned problems (same device, layout and alignment class; distance in log2 of M, N, K, at
-// most kFallbackMaxDistance) calibrate the cost model per (kernel instance, split-k mode) —
+// most kNeighbourMaxDistance) calibrate the cost model per (kernel instance, split-k mode) —
 // measured time over estimated time — and the candidate with the lowest calibrated estimate for the
 // new shape wins. What was never measured near the shape keeps a pessimistic calibration (75th
 // percentile of its split mode), so measured-good choices are preferred. With no tuned neighbour
-// that near, this is the plain cost model (heuristic.hpp).
+// that near, this is the plain cost model (untuned_choice.hpp).
 #pragma once
 
 #include <functional>
 #include <string>
 #include <vector>
 
-#include "heuristic.hpp"
+#include "untuned_choice.hpp"
 #include "tuning_db.hpp"
 
 namespace autogemm {
@@ -51,7 +51,7 @@ std::vector<NeighbourMeasurement> credit_to_twins(
 std::vector<NeighbourMeasurement> with_borrowed_shapes(std::vector<NeighbourMeasurement> own,
                                                        const std::vector<NeighbourMeasurement>& borrowed);
 
-/// The fallback's neighbours for a problem of alignment class `align`: the rows `rows_of_class`
+/// The untuned choice's neighbours for a problem of alignment class `align`: the rows `rows_of_class`
 /// gives for that class, plus the other class's (4 <-> 1) credited to twins (credit_to_twins with
 /// `local_bytes`, with_borrowed_shapes). The runtime's neighbour_measurements (tuned_lookup.hpp)
 /// reads a class's rows from its databases, tools/model_check from a tuning table.
@@ -60,20 +60,20 @@ std::vector<NeighbourMeasurement> class_neighbours(
     const std::function<size_t(const KernelInstance&)>& local_bytes = {});
 
 /// How many tuned problems inform a choice.
-inline constexpr int kFallbackNeighbours = 4;
+inline constexpr int kUntunedNeighbours = 4;
 
 /// How far (log2 distance in M, N, K) a tuned problem may be and still calibrate a choice; with none
 /// that near, the plain cost model decides, as with no database. The model's own ranking beats
-/// calibration by far neighbours: on the fallback list through the seed set's
+/// calibration by far neighbours: on the untuned choice list through the seed set's
 /// neighbours 0.897 of the exhaustive best (geometric mean) with every neighbour, 0.914 with none,
 /// 0.928 with this cut; over five tables and two neighbour tables 0.889 -> 0.919, worst 0.571 ->
 /// 0.734 (tools/model_check --neighbours).
-inline constexpr double kFallbackMaxDistance = 2.0;
+inline constexpr double kNeighbourMaxDistance = 2.0;
 
-/// Every candidate for `problem` by calibrated estimate, cheapest first (rank_heuristic when nothing
-/// was measured within kFallbackMaxDistance). `measured` holds the passed-check measurements of problems with the new
-/// problem's layout and alignment class on this device. `occupancy(index)` as in rank_heuristic.
-/// Candidates are those of rank_heuristic: parallel split-k only (see split_candidates), with the
+/// Every candidate for `problem` by calibrated estimate, cheapest first (rank_untuned when nothing
+/// was measured within kNeighbourMaxDistance). `measured` holds the passed-check measurements of problems with the new
+/// problem's layout and alignment class on this device. `occupancy(index)` as in rank_untuned.
+/// Candidates are those of rank_untuned: parallel split-k only (see split_candidates), with the
 /// instances that read repacked operands (RepackPolicy::kAllowed; priced with their copies, and
 /// calibrated, like every candidate, by what neighbours measured).
 std::vector<KernelChoice> rank_with_neighbours(const GemmProblem& problem, const DeviceLimits& limits,

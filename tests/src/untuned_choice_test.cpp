@@ -1,11 +1,11 @@
-// The neighbour-calibrated fallback, on the CPU (occupancy supplied by the test): it follows what
+// The neighbour-calibrated untuned choice, on the CPU (occupancy supplied by the test): it follows what
 // tuned neighbours measured, prefers near neighbours over far ones, ignores those beyond
-// kFallbackMaxDistance, and is the plain cost model when nothing was tuned that near.
+// kNeighbourMaxDistance, and is the plain cost model when nothing was tuned that near.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "fallback.hpp"
+#include "untuned_neighbours.hpp"
 #include "registry.hpp"
 
 namespace autogemm {
@@ -44,20 +44,20 @@ std::vector<const KernelInstance*> nn_instances(Family family = Family::kGemm) {
   return out;
 }
 
-TEST(Fallback, WithoutTunedDataItIsTheCostModel) {
+TEST(UntunedChoice, WithoutTunedDataItIsTheCostModel) {
   const GemmProblem p = problem(1000, 1000, 1000);
   const KernelChoice a = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, {});
-  const KernelChoice b = choose_heuristic(p, h100_limits(), h100_model(), one_block);
+  const KernelChoice b = choose_untuned(p, h100_limits(), h100_model(), one_block);
   ASSERT_NE(a.kernel, nullptr);
   EXPECT_EQ(a.kernel, b.kernel);
   EXPECT_EQ(a.split.splits, b.split.splits);
 }
 
-TEST(Fallback, FollowsWhatTheNearestNeighboursMeasured) {
+TEST(UntunedChoice, FollowsWhatTheNearestNeighboursMeasured) {
   const auto instances = nn_instances();
   ASSERT_GE(instances.size(), 2u);
   const GemmProblem p = problem(1024, 1024, 1024);
-  const KernelChoice model_pick = choose_heuristic(p, h100_limits(), h100_model(), one_block);
+  const KernelChoice model_pick = choose_untuned(p, h100_limits(), h100_model(), one_block);
   // Pick an instance the cost model does not choose, and make it measure 10x faster than its
   // estimate at two nearby tuned shapes, while the model's pick measures as estimated.
   const KernelInstance* favourite = instances.front() == model_pick.kernel ? instances.back() : instances.front();
@@ -71,10 +71,10 @@ TEST(Fallback, FollowsWhatTheNearestNeighboursMeasured) {
   const KernelChoice c = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, measured);
   ASSERT_NE(c.kernel, nullptr);
   EXPECT_EQ(c.kernel, favourite);
-  EXPECT_STREQ(c.source, "fallback");
+  EXPECT_STREQ(c.source, "untuned");
 }
 
-TEST(Fallback, NearNeighboursOutweighFarOnes) {
+TEST(UntunedChoice, NearNeighboursOutweighFarOnes) {
   const auto instances = nn_instances();
   const KernelInstance* near_fast = instances[0];
   const KernelInstance* far_fast = instances[instances.size() / 2];
@@ -94,12 +94,12 @@ TEST(Fallback, NearNeighboursOutweighFarOnes) {
 }
 
 // Far neighbours' calibration costs more choices than it mends (over five tables 0.889 of the best
-// with every neighbour, 0.919 with the cut), so only tuned problems within kFallbackMaxDistance
+// with every neighbour, 0.919 with the cut), so only tuned problems within kNeighbourMaxDistance
 // calibrate; beyond it the plain model decides, however fast a far neighbour measured another instance.
-TEST(Fallback, FarNeighboursDoNotCalibrate) {
+TEST(UntunedChoice, FarNeighboursDoNotCalibrate) {
   const auto instances = nn_instances();
   const GemmProblem p = problem(1024, 1024, 1024);
-  const KernelChoice model_pick = choose_heuristic(p, h100_limits(), h100_model(), one_block);
+  const KernelChoice model_pick = choose_untuned(p, h100_limits(), h100_model(), one_block);
   ASSERT_NE(model_pick.kernel, nullptr);
   const KernelInstance* favourite = instances.front() == model_pick.kernel ? instances.back() : instances.front();
   auto measured_at = [&](int m, int n, int k) {
@@ -120,9 +120,9 @@ TEST(Fallback, FarNeighboursDoNotCalibrate) {
   EXPECT_EQ(near.kernel, favourite);
 }
 
-// The rows a database or tuning table gives the fallback: passed checks of the class's layout and
+// The rows a database or tuning table gives the untuned choice: passed checks of the class's layout and
 // alignment, of instances this build has, each with its split choice and median.
-TEST(Fallback, ClassMeasurementsKeepTheClassesPassedRows) {
+TEST(UntunedChoice, ClassMeasurementsKeepTheClassesPassedRows) {
   const KernelInstance* nn4 = nn_instances().front();
   auto entry = [&](char ta, char tb, int align, const std::string& kernel, bool passed, const std::string& mode) {
     db::Entry e;
@@ -148,7 +148,7 @@ TEST(Fallback, ClassMeasurementsKeepTheClassesPassedRows) {
 
 // Neighbours that measured one split-k mode slow steer the choice away from that mode, and
 // towards it when it measured fast: calibration is per (instance, split mode).
-TEST(Fallback, CalibratesEachSplitModeSeparately) {
+TEST(UntunedChoice, CalibratesEachSplitModeSeparately) {
   const GemmProblem p = problem(256, 256, 8192);  // few tiles, long K: split-k candidates exist
   const DeviceModel model = h100_model();
   for (const SplitKMode fast : {SplitKMode::kNone, SplitKMode::kParallel}) {
@@ -167,7 +167,7 @@ TEST(Fallback, CalibratesEachSplitModeSeparately) {
 
 // Serial split-k is never an untuned choice (it lost to parallel on every problem measured on the
 // H100, docs/kernels.md), even where a neighbour measured it fastest; the tuner still measures it.
-TEST(Fallback, NeverChoosesSerialSplitK) {
+TEST(UntunedChoice, NeverChoosesSerialSplitK) {
   const GemmProblem p = problem(256, 256, 8192);
   const DeviceModel model = h100_model();
   std::vector<NeighbourMeasurement> measured;
@@ -178,7 +178,7 @@ TEST(Fallback, NeverChoosesSerialSplitK) {
     }
   for (const KernelChoice& c : rank_with_neighbours(p, h100_limits(), model, one_block, measured))
     EXPECT_NE(c.split.mode, SplitKMode::kSerial) << c.kernel->name;
-  for (const KernelChoice& c : rank_heuristic(p, h100_limits(), model, one_block))
+  for (const KernelChoice& c : rank_untuned(p, h100_limits(), model, one_block))
     EXPECT_NE(c.split.mode, SplitKMode::kSerial) << c.kernel->name;
   bool tuner_sees_serial = false;
   for (const KernelInstance* inst : nn_instances())
@@ -187,21 +187,21 @@ TEST(Fallback, NeverChoosesSerialSplitK) {
   EXPECT_TRUE(tuner_sees_serial);
 }
 
-TEST(Fallback, GemvOnlyForNarrowOutputsAndPreferredThere) {
+TEST(UntunedChoice, GemvOnlyForNarrowOutputsAndPreferredThere) {
   ASSERT_FALSE(nn_instances(Family::kGemv).empty()) << "every build compiles GEMV instances (ci keeps one per class)";
   // Row-major 1 x 3072 x 3072: the model picks a GEMV instance (it reads A once, no split-k).
-  const KernelChoice narrow = choose_heuristic(problem(3072, 1, 3072), h100_limits(), h100_model(), one_block);
+  const KernelChoice narrow = choose_untuned(problem(3072, 1, 3072), h100_limits(), h100_model(), one_block);
   ASSERT_NE(narrow.kernel, nullptr);
   EXPECT_TRUE(narrow.kernel->config.is_gemv()) << narrow.kernel->name;
   // Wider than kGemvMaxN: GEMV instances cannot implement it, with the reason named.
   const GemmProblem wide = problem(3072, kGemvMaxN + 1, 3072);
-  for (const KernelChoice& c : rank_heuristic(wide, h100_limits(), h100_model(), one_block))
+  for (const KernelChoice& c : rank_untuned(wide, h100_limits(), h100_model(), one_block))
     EXPECT_FALSE(c.kernel->config.is_gemv()) << c.kernel->name;
   for (const KernelInstance* k : nn_instances(Family::kGemv))
     EXPECT_NE(cannot_implement(*k, wide, h100_limits()).find("n = 5"), std::string::npos) << k->name;
 }
 
-TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {
+TEST(UntunedChoice, ScalarClassBorrowsFromAlignedTwins) {
   // Every compiled align4 instance whose align1 twin is compiled maps onto that twin; others drop.
   std::vector<NeighbourMeasurement> aligned;
   size_t twins = 0;
@@ -224,7 +224,7 @@ TEST(Fallback, ScalarClassBorrowsFromAlignedTwins) {
   }
 }
 
-TEST(Fallback, ATwinThatSpillsMoreIsNotCredited) {
+TEST(UntunedChoice, ATwinThatSpillsMoreIsNotCredited) {
   // A scalar twin spilling 548 bytes runs 1.9x its aligned sibling's time, so it must not borrow it.
   // With local memory sizes known, only twins spilling no more than the measured instance borrow.
   std::vector<NeighbourMeasurement> aligned;
@@ -250,7 +250,7 @@ TEST(Fallback, ATwinThatSpillsMoreIsNotCredited) {
 
 // The runtime and tools/model_check build a class's neighbours through class_neighbours: its own
 // rows, plus the other class's credited to twins for shapes its own class did not tune.
-TEST(Fallback, ClassNeighboursBorrowTheOtherClassesShapes) {
+TEST(UntunedChoice, ClassNeighboursBorrowTheOtherClassesShapes) {
   std::vector<const KernelInstance*> twins;  // align4 instances with a compiled align1 twin
   for (const auto& k : kernel_registry()) {
     KernelConfig t = k.config;
@@ -281,7 +281,7 @@ TEST(Fallback, ClassNeighboursBorrowTheOtherClassesShapes) {
   EXPECT_EQ(rows[1].median_us, 7.0);
 }
 
-TEST(Fallback, OwnClassShapesKeepTheirRowsOtherShapesAreBorrowed) {
+TEST(UntunedChoice, OwnClassShapesKeepTheirRowsOtherShapesAreBorrowed) {
   const std::vector<NeighbourMeasurement> own = {{3072, 1, 3072, "a", {8, SplitKMode::kParallel}, 20.0}};
   const std::vector<NeighbourMeasurement> borrowed = {{3072, 1, 3072, "b", {1, SplitKMode::kNone}, 5.0},
                                                       {1024, 256, 1024, "c", {4, SplitKMode::kParallel}, 9.0},
@@ -295,11 +295,11 @@ TEST(Fallback, OwnClassShapesKeepTheirRowsOtherShapesAreBorrowed) {
   EXPECT_EQ(with_borrowed_shapes(own, {}).size(), own.size());
 }
 
-TEST(Fallback, AFarOwnClassShapeNoLongerDecidesAlone) {
+TEST(UntunedChoice, AFarOwnClassShapeNoLongerDecidesAlone) {
   // Scalar-class `tt` problem 1111x333x777 whose only own-class neighbour is a GEMV-shaped
   // 3072x1x3072 on which a skinny tile measured well. With the aligned class's nearby shapes
   // borrowed, what was measured near the problem decides; and a neighbour that far (distance ~8.8,
-  // past kFallbackMaxDistance) does not calibrate at all: alone, it leaves the plain cost model's
+  // past kNeighbourMaxDistance) does not calibrate at all: alone, it leaves the plain cost model's
   // choice.
   const auto instances = nn_instances();
   ASSERT_GE(instances.size(), 2u);
@@ -325,14 +325,14 @@ TEST(Fallback, AFarOwnClassShapeNoLongerDecidesAlone) {
   const KernelChoice alone = choose_with_neighbours(p, h100_limits(), h100_model(), one_block, own);
   const KernelChoice merged =
       choose_with_neighbours(p, h100_limits(), h100_model(), one_block, with_borrowed_shapes(own, near));
-  EXPECT_EQ(alone.kernel, choose_heuristic(p, h100_limits(), h100_model(), one_block).kernel);
+  EXPECT_EQ(alone.kernel, choose_untuned(p, h100_limits(), h100_model(), one_block).kernel);
   EXPECT_EQ(merged.kernel, near_good);
 }
 
 // Instances that read repacked operands are never the plain cost model's pick (it cannot see what a
-// K-major operand costs), but the fallback follows neighbours that measured one fastest, copies
+// K-major operand costs), but the untuned choice follows neighbours that measured one fastest, copies
 // included, and only where the copy is offered (kRepackMinOtherExtent).
-TEST(Fallback, RepacksUnmeasuredOnlyForTmaInstancesAndWhereNeighboursMeasuredItFaster) {
+TEST(UntunedChoice, RepacksUnmeasuredOnlyForTmaInstancesAndWhereNeighboursMeasuredItFaster) {
   const KernelInstance* nt = nullptr;
   for (const auto& k : kernel_registry())
     if (!k.config.is_gemv() && !k.config.is_tma() && k.config.op_a == Op::N && k.config.op_b == Op::T &&
@@ -342,8 +342,8 @@ TEST(Fallback, RepacksUnmeasuredOnlyForTmaInstancesAndWhereNeighboursMeasuredItF
   const DeviceModel model = h100_model();
   const GemmProblem big = problem(4096, 4096, 2048);  // nn: B is K-major and m >= 2048
   // Unmeasured, an instance that reads a repacked B ranks ahead of its own `nn` twin only if it is
-  // a TMA instance (the model prices no other K-major copy path; heuristic.hpp).
-  const auto ranked = rank_heuristic(big, h100_limits(), model, one_block);
+  // a TMA instance (the model prices no other K-major copy path; untuned_choice.hpp).
+  const auto ranked = rank_untuned(big, h100_limits(), model, one_block);
   for (size_t r = 0; r < ranked.size(); ++r) {
     const KernelConfig& c = ranked[r].kernel->config;
     if (!repack_plan(c, big).any() || c.is_tma()) continue;

@@ -1,5 +1,5 @@
-// See heuristic.hpp.
-#include "heuristic.hpp"
+// See untuned_choice.hpp.
+#include "untuned_choice.hpp"
 
 #include <algorithm>
 
@@ -30,7 +30,7 @@ void sort_by_estimate(std::vector<KernelChoice>& choices) {
                    [](const KernelChoice& a, const KernelChoice& b) { return a.estimate_us < b.estimate_us; });
 }
 
-std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
+std::vector<KernelChoice> rank_untuned(const GemmProblem& problem, const DeviceLimits& limits,
                                          const DeviceModel& model, const std::function<int(size_t)>& occupancy,
                                          RepackPolicy repack) {
   std::vector<KernelChoice> ranked;
@@ -50,9 +50,9 @@ std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const Devic
   return ranked;
 }
 
-KernelChoice choose_heuristic(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
+KernelChoice choose_untuned(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
                               const std::function<int(size_t)>& occupancy) {
-  const auto ranked = rank_heuristic(problem, limits, model, occupancy);
+  const auto ranked = rank_untuned(problem, limits, model, occupancy);
   return ranked.empty() ? KernelChoice{} : ranked.front();
 }
 

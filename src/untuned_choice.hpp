@@ -14,7 +14,7 @@ struct KernelChoice {
   const KernelInstance* kernel = nullptr;
   SplitChoice split;
   double estimate_us = 0.0;        // the cost model's estimate (0 for tuned choices)
-  const char* source = "fallback";  // "tuned" (a database), "fallback" (cost model) or "online"
+  const char* source = "untuned";  // "tuned" (a database), "untuned" (cost model) or "online"
 };
 
 /// Every (instance, split-k) pair that can implement the problem, by the cost model's estimate,
@@ -26,12 +26,12 @@ struct KernelChoice {
 /// the copies win only where no twin runs as fast: the TMA instances, which have no `tn`/`tt` form
 /// and whose `nn` form pays for its transposition. Neighbours'
 /// measurements make other repacks win (rank_with_neighbours).
-std::vector<KernelChoice> rank_heuristic(const GemmProblem& problem, const DeviceLimits& limits,
+std::vector<KernelChoice> rank_untuned(const GemmProblem& problem, const DeviceLimits& limits,
                                          const DeviceModel& model, const std::function<int(size_t)>& occupancy,
                                          RepackPolicy repack = RepackPolicy::kAllowed);
 
-/// The front of rank_heuristic; kernel == nullptr when nothing implements the problem.
-KernelChoice choose_heuristic(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
+/// The front of rank_untuned; kernel == nullptr when nothing implements the problem.
+KernelChoice choose_untuned(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
                               const std::function<int(size_t)>& occupancy);
 
 /// Sorts choices by estimate, cheapest first (stable: ties keep registry order).
