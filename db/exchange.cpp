@@ -2,6 +2,8 @@
 // exactly the same fields and validation.
 #include "exchange.hpp"
 
+#include "data_types.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -227,7 +229,9 @@ std::optional<std::string> invalid_entry_reason(const Entry& e) {
   if (e.device.cc_major < 1 || e.device.cc_minor < 0) return "device.cc_major/cc_minor: not a compute capability";
   if (!positive(e.device.sm_count)) return "device.sm_count: must be positive";
   if (e.device.memory_bytes <= 0 || e.device.l2_bytes <= 0) return "device.memory_bytes/l2_bytes: must be positive";
-  if (e.problem.dtype != "f32") return "problem.dtype: must be \"f32\", got \"" + e.problem.dtype + "\"";
+  if (!parse_types_key(e.problem.dtype))
+    return "problem.dtype: must be \"f32\" or a.b.c.compute of f32, f16, bf16 (such as \"bf16.bf16.f32.f32\"), got \"" +
+           e.problem.dtype + "\"";
   if (e.problem.transa != 'n' && e.problem.transa != 't') return "problem.transa: must be \"n\" or \"t\"";
   if (e.problem.transb != 'n' && e.problem.transb != 't') return "problem.transb: must be \"n\" or \"t\"";
   if (!positive(e.problem.m)) return "problem.m: must be positive, got " + std::to_string(e.problem.m);

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "data_types.hpp"
+
 struct sqlite3;
 
 namespace autogemm::db {
@@ -36,7 +38,7 @@ struct DeviceSignature {
 /// What selects a kernel: the tuning key of a problem, the one key of the database rows, the
 /// exchange formats, the tuner's resume and the runtime's cache of choices.
 struct ProblemKey {
-  std::string dtype = "f32";
+  std::string dtype = types_key(kF32Types);  // element and compute types (data_types.hpp)
   char transa = 'n', transb = 'n';
   int m = 0, n = 0, k = 0;
   int align = 4;

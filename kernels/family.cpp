@@ -29,6 +29,8 @@ const KernelFamily& family_of(const KernelConfig& c) {
 std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device,
                              RepackPolicy repack) {
   if (const char* why = invalid_reason(kernel.config)) return why;
+  if (kernel.config.types != problem.types)
+    return "instance computes " + types_key(kernel.config.types) + ", the problem is " + types_key(problem.types);
   return family_of(kernel.config).cannot_implement(kernel.config, problem, device, repack);
 }
 

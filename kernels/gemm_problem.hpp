@@ -22,6 +22,7 @@ struct GemmProblem {
   float* c = nullptr;
   int64_t ldc = 0;
   float alpha = 1.0f, beta = 0.0f;
+  GemmTypes types{};  // element and compute types (autogemmSgemm: FP32 throughout)
 };
 
 /// Whether an operand allows 16-byte vector loads: a 16-byte aligned base and a leading dimension

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "data_types.hpp"
+
 namespace autogemm {
 
 /// How an operand is stored, in cuBLAS terms: N = as given, T = transposed (C = T for real types).
@@ -118,6 +120,9 @@ struct KernelConfig {
   //   registers (transposes_a), where the zeroing costs one test per tile.
   // Either way a residue's splits are split-k planes: blockIdx.z = r · splits per residue + split.
   int residues = 1;
+  // What the instance computes (data_types.hpp). The families here compute FP32, the "s" of
+  // simt_sgemm and simt_sgemv in their names; the validity rule refuses any other combination.
+  GemmTypes types{};
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
   constexpr bool is_tma() const { return family == Family::kTma; }
@@ -262,6 +267,7 @@ constexpr const char* invalid_tma_reason(const KernelConfig& c) {
 /// correctly, else the reason it does not. Used by the kernel's static_assert, the generator, the
 /// tuner's pruning and the runtime's can_implement.
 constexpr const char* invalid_reason(const KernelConfig& c) {
+  if (c.types != kF32Types) return "the SIMT families compute FP32 only (types f32)";
   if (c.is_gemv()) return invalid_gemv_reason(c);
   if (c.is_tma()) return invalid_tma_reason(c);
   if (c.family != Family::kGemm) return "unknown kernel family";

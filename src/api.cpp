@@ -180,6 +180,7 @@ extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpera
     p.m = m, p.n = n, p.k = k;
     p.a = A, p.lda = lda, p.b = B, p.ldb = ldb, p.c = C, p.ldc = ldc;
     p.alpha = *alpha, p.beta = *beta;
+    p.types = kF32Types;  // S: FP32 A, B, C and arithmetic
     const KernelChoice choice = handle->choose(p);
     const Workspace ws = handle->workspace(workspace_size(*choice.kernel, p, choice.split));
     AUTOGEMM_CUDA_CHECK(run(*choice.kernel, p, choice.split, ws, handle->stream));

@@ -4,6 +4,8 @@
 // one-thread-per-output form is kept as its check.
 #include "check.hpp"
 
+#include "status.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -167,6 +169,10 @@ double relative_error(const float* c, int64_t ldc, const double* ref, int m, int
   return std::sqrt(host[0]) / std::max(std::sqrt(host[1]), std::numeric_limits<double>::min());
 }
 
-double error_bound(int k) { return 1e-6 * std::sqrt(static_cast<double>(k)) + 1e-6; }
+double error_bound(int k, const GemmTypes& types) {
+  if (types != kF32Types)
+    throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED, "the result check has no error bound for types " + types_key(types));
+  return 1e-6 * std::sqrt(static_cast<double>(k)) + 1e-6;
+}
 
 }  // namespace autogemm

@@ -30,8 +30,10 @@ cudaError_t reference_gemm_f64_naive(Op op_a, Op op_b, int m, int n, int k, doub
 /// ||C - ref||_F / max(||ref||_F, tiny); NaN if any element of C is not finite. Synchronises `stream`.
 double relative_error(const float* c, int64_t ldc, const double* ref, int m, int n, cudaStream_t stream);
 
-/// The error bound every FP32 result must meet: 1e-6 * sqrt(k) + 1e-6. Random-sign sums of k FP32
-/// products land near 6e-8 * sqrt(k / 2); indexing or synchronisation bugs give errors of order 1.
-double error_bound(int k);
+/// The error bound a result of `types` must meet over K = k. FP32: 1e-6 * sqrt(k) + 1e-6 (random-sign
+/// sums of k FP32 products land near 6e-8 * sqrt(k / 2); indexing or synchronisation bugs give
+/// errors of order 1). Other types have no bound yet: throws StatusError(NOT_SUPPORTED) naming them,
+/// so nothing of those types is ever taken as checked.
+double error_bound(int k, const GemmTypes& types = kF32Types);
 
 }  // namespace autogemm

@@ -33,8 +33,7 @@ KernelSelector::KernelSelector(int device) : settings(SelectionSettings::from_en
 
 KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t stream,
                                     const HandleWorkspace& workspace) {
-  const db::ProblemKey key =
-      tuning_key(problem.op_a, problem.op_b, problem.m, problem.n, problem.k, alignment_class(problem));
+  const db::ProblemKey key = tuning_key(problem, alignment_class(problem));
   if (const auto it = choices_.find(key); it != choices_.end()) return it->second;
   KernelChoice choice;
   if (settings.mode != RuntimeMode::kHeuristic) choice = tuned_choice(problem, key, workspace);
@@ -143,7 +142,7 @@ std::vector<KernelChoice> KernelSelector::untuned_ranking(const GemmProblem& pro
                     ? rank_untuned(problem, limits_, model_, occ)
                     : rank_with_neighbours(problem, limits_, model_, occ,
                                            neighbour_measurements(settings.db_paths, signature_, op_char(problem.op_a),
-                                                                  op_char(problem.op_b), align));
+                                                                  op_char(problem.op_b), align, problem.types));
   if (workspace.has_user()) {
     // Candidates whose repacked operands do not fit the caller's fixed workspace cannot run.
     std::erase_if(ranked, [&](const KernelChoice& c) {

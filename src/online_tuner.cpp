@@ -62,10 +62,10 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
 
   AUTOGEMM_CUDA_CHECK(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, 1.0, p.a, p.lda, p.b, p.ldb, 0.0, nullptr,
                                          p.ldc, ref.get(), stream));
-  const double bound = error_bound(p.k);
+  const double bound = error_bound(p.k, p.types);
   const TimingOptions timing{1, options.reps, options.reps, 1e9, true, {}};
   const db::Provenance provenance = current_provenance(device, /*read_clocks=*/false);
-  const db::ProblemKey key = tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, alignment_class(p));
+  const db::ProblemKey key = tuning_key(p, alignment_class(p));
 
   double best_us = 0;
   for (size_t i = 0; i < count; ++i) {

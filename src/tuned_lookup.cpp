@@ -36,10 +36,10 @@ bool kernel_in_build(const std::string& name) { return find_kernel(name) != null
 
 /// Key of the cached measurement lists: database paths, device and class.
 std::string class_key(const std::vector<std::string>& paths, const db::DeviceSignature& device, char transa,
-                      char transb, int align) {
+                      char transb, int align, const GemmTypes& types) {
   std::string key;
   for (const auto& p : paths) key += p + ":";
-  return key + "|" + device.key() + "|" + transa + transb + std::to_string(align);
+  return key + "|" + device.key() + "|" + types_key(types) + "|" + transa + transb + std::to_string(align);
 }
 
 }  // namespace
@@ -70,8 +70,13 @@ db::Entry measurement_entry(const db::DeviceSignature& device, const db::Problem
   return e;
 }
 
-db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align) {
+db::ProblemKey tuning_key(const GemmProblem& problem, int align) {
+  return tuning_key(problem.op_a, problem.op_b, problem.m, problem.n, problem.k, align, problem.types);
+}
+
+db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align, const GemmTypes& types) {
   db::ProblemKey key;
+  key.dtype = types_key(types);
   key.transa = op_char(op_a);
   key.transb = op_char(op_b);
   key.m = m, key.n = n, key.k = k, key.align = align;
@@ -141,10 +146,10 @@ std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const
 
 std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::string>& paths,
                                                      const db::DeviceSignature& device, char transa, char transb,
-                                                     int align) {
+                                                     int align, const GemmTypes& types) {
   LookupState& s = state();
   std::lock_guard lock(s.mutex);
-  const std::string key = class_key(paths, device, transa, transb, align);
+  const std::string key = class_key(paths, device, transa, transb, align, types);
   if (const auto it = s.measurements.find(key); it != s.measurements.end()) return it->second;
   std::vector<NeighbourMeasurement> rows;
   for (const std::string& path : paths) {
@@ -153,7 +158,7 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
     try {
       db::Filter filter;
       filter.device_key = device.key();
-      filter.dtype = "f32";
+      filter.dtype = types_key(types);
       const auto measured = class_measurements(database->entries(filter), transa, transb, align);
       rows.insert(rows.end(), measured.begin(), measured.end());
     } catch (const db::DbError& e) {
@@ -167,9 +172,9 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
 
 std::vector<NeighbourMeasurement> neighbour_measurements(const std::vector<std::string>& paths,
                                                          const db::DeviceSignature& device, char transa, char transb,
-                                                         int align) {
+                                                         int align, const GemmTypes& types) {
   LookupState& s = state();
-  const std::string key = class_key(paths, device, transa, transb, align) + "|with borrowed";
+  const std::string key = class_key(paths, device, transa, transb, align, types) + "|with borrowed";
   uint64_t generation = 0;
   {
     std::lock_guard lock(s.mutex);
@@ -179,7 +184,7 @@ std::vector<NeighbourMeasurement> neighbour_measurements(const std::vector<std::
   // Built outside the lock (tuned_measurements takes it); kept only if no database was forgotten
   // meanwhile, so a list built from rows read before a write is never cached.
   auto rows = class_neighbours(
-      [&](int class_align) { return tuned_measurements(paths, device, transa, transb, class_align); }, align,
+      [&](int class_align) { return tuned_measurements(paths, device, transa, transb, class_align, types); }, align,
       query_local_bytes);
   std::lock_guard lock(s.mutex);
   if (s.generation == generation) s.measurements.emplace(key, rows);

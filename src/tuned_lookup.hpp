@@ -18,8 +18,11 @@ namespace autogemm {
 /// The signature the database keys devices on, read from the device.
 db::DeviceSignature device_signature(int device);
 
-/// The database key of an FP32 column-major problem (dtype f32) in alignment class `align`.
-db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align);
+/// The database key of a column-major problem of element and compute types `types` in alignment
+/// class `align`: the key of the rows, the tuner's resume and the runtime's cache of choices.
+db::ProblemKey tuning_key(Op op_a, Op op_b, int m, int n, int k, int align, const GemmTypes& types = kF32Types);
+/// The same for a problem as the runtime receives it.
+db::ProblemKey tuning_key(const GemmProblem& problem, int align);
 
 /// The database row of one timed candidate: `kernel` at `split` timed as `time`, its result check
 /// passed or not with relative error `rel_error` (a non-finite error is stored as 1e300). The one
@@ -41,11 +44,11 @@ std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const
                                     const db::ProblemKey& problem, std::string* source = nullptr,
                                     bool warn_missing = false);
 
-/// Every passed-check measurement of this device with this layout and alignment class in `paths`
+/// Every passed-check measurement of this device with these types, layout and alignment class in `paths`
 /// (the untuned choice's neighbours), read once per process and class.
 std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::string>& paths,
                                                      const db::DeviceSignature& device, char transa, char transb,
-                                                     int align);
+                                                     int align, const GemmTypes& types = kF32Types);
 
 /// The untuned choice's neighbours for a problem of this layout and alignment class: tuned_measurements of
 /// the class, plus every shape tuned only in the other class with its measurements credited to
@@ -53,7 +56,7 @@ std::vector<NeighbourMeasurement> tuned_measurements(const std::vector<std::stri
 /// class has few tuned shapes of its own). Built once per process and class, like tuned_measurements.
 std::vector<NeighbourMeasurement> neighbour_measurements(const std::vector<std::string>& paths,
                                                          const db::DeviceSignature& device, char transa, char transb,
-                                                         int align);
+                                                         int align, const GemmTypes& types = kF32Types);
 
 /// Forgets what this process knows of `path` (open handle, "missing" or "unusable" verdict, cached
 /// neighbour rows): called after writing to it, so the next lookup reads it afresh.

@@ -85,6 +85,9 @@ std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op o
 }
 
 ProblemData::ProblemData(const ColumnMajorProblem& p, uint64_t seed) : p_(p) {
+  if (p.types != kF32Types)
+    throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED,
+                      "problem data and its float64 reference are FP32 only, not types " + types_key(p.types));
   const size_t a_elems = static_cast<size_t>(p.lda) * (p.op_a == Op::N ? p.k : p.m);
   const size_t b_elems = static_cast<size_t>(p.ldb) * (p.op_b == Op::N ? p.n : p.k);
   const size_t c_elems = static_cast<size_t>(p.ldc) * p.n;
@@ -122,6 +125,7 @@ GemmProblem ProblemData::gemm_problem() const {
   GemmProblem g;
   g.op_a = p_.op_a, g.op_b = p_.op_b, g.m = p_.m, g.n = p_.n, g.k = p_.k;
   g.a = a_, g.lda = p_.lda, g.b = b_, g.ldb = p_.ldb, g.c = c_, g.ldc = p_.ldc;
+  g.types = p_.types;
   return g;
 }
 

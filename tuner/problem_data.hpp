@@ -21,6 +21,7 @@ struct ColumnMajorProblem {
   Op op_a = Op::N, op_b = Op::N;
   int m = 0, n = 0, k = 0;
   int lda = 0, ldb = 0, ldc = 0;
+  GemmTypes types{};  // element and compute types
 };
 
 /// Row-major C[M,N] = A[M,K] . B[K,N] is column-major C^T (N x M) = B^T A^T: m = N, n = M, with
@@ -30,6 +31,8 @@ ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b);
 /// Owns A, B, C (and a float64 reference) on the device; frees on destruction.
 class ProblemData {
  public:
+  /// Random operands of `p` on the device. Throws StatusError(NOT_SUPPORTED) for types other than
+  /// FP32: the operands and the float64 reference are FP32 buffers.
   explicit ProblemData(const ColumnMajorProblem& p, uint64_t seed);
   ~ProblemData();
   ProblemData(const ProblemData&) = delete;

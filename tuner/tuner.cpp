@@ -53,7 +53,7 @@ Workspace Tuner::workspace_for(const KernelInstance& kernel, const GemmProblem& 
 }
 
 db::ProblemKey Tuner::problem_key(const ColumnMajorProblem& p, int align) {
-  return tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, align);
+  return tuning_key(p.op_a, p.op_b, p.m, p.n, p.k, align, p.types);
 }
 
 ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>& stop) {
@@ -74,7 +74,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
     (*cublas_)(cp, p.alpha, data.a(), data.b(), p.beta, data.c());
   };
   run_untimed_for(cublas_run, stream_, *flusher_, kSettleMs);
-  const double bound = error_bound(cp.k);
+  const double bound = error_bound(cp.k, cp.types);
   const size_t c_elems = static_cast<size_t>(cp.ldc) * cp.n;
 
   // 1-2. Candidates and occupancy pruning, each scored by the cost model.

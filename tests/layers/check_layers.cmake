@@ -16,14 +16,19 @@ set(below_src kernels db)
 set(below_tuner src kernels db)
 set(below_tools tuner src kernels db)
 
-# Headers of every layer, by file name and by path relative to the layer's folder.
+# Headers of every layer, by file name and by path relative to the layer's folder. kernels/types/ is
+# the header-only vocabulary of element and compute types that every layer may spell (the database's
+# keys among them), so its headers belong to no layer.
+file(GLOB vocabulary RELATIVE ${SOURCE_DIR}/kernels/types ${SOURCE_DIR}/kernels/types/*.hpp)
 foreach(layer IN LISTS layers)
   file(GLOB_RECURSE headers RELATIVE ${SOURCE_DIR}/${layer} ${SOURCE_DIR}/${layer}/*.hpp ${SOURCE_DIR}/${layer}/*.cuh
        ${SOURCE_DIR}/${layer}/*.h)
   set(names_${layer} "")
   foreach(h IN LISTS headers)
     get_filename_component(name ${h} NAME)
-    list(APPEND names_${layer} ${name} ${h})
+    if(NOT name IN_LIST vocabulary)
+      list(APPEND names_${layer} ${name} ${h})
+    endif()
   endforeach()
 endforeach()
 # The public headers belong to the library's layer.

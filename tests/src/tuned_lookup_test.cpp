@@ -6,8 +6,10 @@
 #include <set>
 
 #include "../db/db_test_util.hpp"
+#include "check.hpp"
 #include "registry.hpp"
 #include "runtime_mode.hpp"
+#include "status.hpp"
 #include "tuned_lookup.hpp"
 
 namespace autogemm {
@@ -155,6 +157,32 @@ TEST(TuningKey, SpellsOpsAsTheDatabaseDoes) {
   EXPECT_EQ(key.k, 1531);
   EXPECT_EQ(key.align, 1);
   EXPECT_EQ(layout_code(Op::N, Op::T), "nt");
+}
+
+// A problem's types reach its key, and so its database rows and the runtime's cache: the same shape
+// in another type is another problem.
+TEST(TuningKey, CarriesTheProblemsTypes) {
+  GemmProblem p;
+  p.op_a = Op::N, p.op_b = Op::T, p.m = 64, p.n = 32, p.k = 16;
+  EXPECT_EQ(tuning_key(p, 4).dtype, "f32");
+  p.types = {DataType::kBF16, DataType::kBF16, DataType::kF32, ComputeType::kF32};
+  const db::ProblemKey bf16 = tuning_key(p, 4);
+  EXPECT_EQ(bf16.dtype, "bf16.bf16.f32.f32");
+  EXPECT_EQ(bf16.transb, 't');
+  EXPECT_FALSE(bf16 == tuning_key(Op::N, Op::T, 64, 32, 16, 4));
+  EXPECT_NE(db::ProblemKeyHash{}(bf16), db::ProblemKeyHash{}(tuning_key(Op::N, Op::T, 64, 32, 16, 4)));
+}
+
+// The result check has a bound for FP32 only: a problem of other types is never taken as checked.
+TEST(ResultCheck, HasNoBoundForTypesItDoesNotKnow) {
+  EXPECT_GT(error_bound(1024), 0.0);
+  try {
+    error_bound(1024, {DataType::kF16, DataType::kF16, DataType::kF16, ComputeType::kF32});
+    FAIL() << "no error";
+  } catch (const StatusError& e) {
+    EXPECT_EQ(e.status(), AUTOGEMM_STATUS_NOT_SUPPORTED);
+    EXPECT_NE(std::string(e.what()).find("f16.f16.f16.f32"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RuntimeMode, Parse) {
