@@ -6,8 +6,14 @@ Also imported by tools/perf_report.py: plot() draws the report's chart.
 Usage: tools/plot_speedup.py OUT.png BENCH.json [MORE.json ...] [--title TEXT]"""
 import argparse
 import math
+import sys
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    if __name__ == "__main__":  # run as a command: one line saying what is missing, not a traceback
+        sys.exit("plot_speedup: needs matplotlib: apt-get install python3-matplotlib, or pip install matplotlib")
+    raise  # imported (tools/perf_report.py): the importer says it
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
