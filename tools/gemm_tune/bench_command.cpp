@@ -104,7 +104,7 @@ Command add_bench_command(CLI::App& app) {
       problems = collect_problems(sel);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gemm-tune bench: %s\n", e.what());
-      return 2;
+      return kUsageExit;
     }
     if (!require_gpu("bench")) return 1;
 

@@ -4,9 +4,19 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <stdexcept>
 #include <string>
 
 namespace autogemm::cli {
+
+/// Exit status of every usage error: a bad option, value or input file, named in one line (CLI11's
+/// own parse errors included). Failures of the work itself exit 1; Ctrl-C during tune 130.
+inline constexpr int kUsageExit = 2;
+
+/// A usage error found after parsing (a value CLI11 cannot check), for kUsageExit.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 /// A registered subcommand and what runs it (returning the exit code) once CLI11 has parsed the line.
 struct Command {

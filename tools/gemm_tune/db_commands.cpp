@@ -15,7 +15,7 @@ namespace {
 
 bool kernel_in_build(const std::string& name) { return find_kernel(name) != nullptr; }
 
-// "n,t,3072,3072,3072,4" -> the problem key; throws DbError naming the text otherwise.
+// "n,t,3072,3072,3072,4" -> the problem key; throws UsageError naming the text otherwise.
 db::ProblemKey parse_problem_key(const std::string& text) {
   db::ProblemKey key;
   int used = 0;
@@ -24,7 +24,7 @@ db::ProblemKey parse_problem_key(const std::string& text) {
       used != static_cast<int>(text.size()) || (key.transa != 'n' && key.transa != 't') ||
       (key.transb != 'n' && key.transb != 't') || key.m <= 0 || key.n <= 0 || key.k <= 0 ||
       (key.align != 1 && key.align != 4))
-    throw db::DbError("--problem '" + text + "' is not TRANSA,TRANSB,M,N,K,ALIGN (n|t, n|t, positive sizes, 1|4)");
+    throw UsageError("--problem '" + text + "' is not TRANSA,TRANSB,M,N,K,ALIGN (n|t, n|t, positive sizes, 1|4)");
   return key;
 }
 
@@ -40,6 +40,9 @@ template <class F>
 int guarded(const char* command, F&& body) {
   try {
     return body();
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "gemm-tune %s: %s\n", command, e.what());
+    return kUsageExit;
   } catch (const db::DbError& e) {
     std::fprintf(stderr, "gemm-tune %s: %s\n", command, e.what());
     return 1;

@@ -27,7 +27,7 @@ Command add_kernels_command(CLI::App& app) {
       re = std::regex(opts->filter);
     } catch (const std::regex_error& e) {
       std::fprintf(stderr, "gemm-tune kernels: --filter '%s' is not a valid regex: %s\n", opts->filter.c_str(), e.what());
-      return 2;
+      return kUsageExit;
     }
     int devices = 0;
     const bool gpu = cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0;

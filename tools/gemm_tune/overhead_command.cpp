@@ -31,7 +31,7 @@ Command add_overhead_command(CLI::App& app) {
     const auto shape = parse_shape(o->shape);
     if (!shape) {
       std::fprintf(stderr, "gemm-tune overhead: --shape '%s' is not M,N,K with positive integers\n", o->shape.c_str());
-      return 2;
+      return kUsageExit;
     }
     if (!require_gpu("overhead")) return 1;
     try {

@@ -63,7 +63,7 @@ std::vector<int> parse_devices(const std::string& text) {
     char* rest = nullptr;
     const long d = std::strtol(word.c_str(), &rest, 10);
     if (word.empty() || *rest != '\0' || d < 0 || d >= count)
-      throw std::runtime_error("--devices: '" + word + "' is not a device index in [0, " + std::to_string(count) + ")");
+      throw UsageError("--devices: '" + word + "' is not a device index in [0, " + std::to_string(count) + ")");
     out.push_back(static_cast<int>(d));
   }
   return out;
@@ -135,24 +135,28 @@ Command add_tune_command(CLI::App& app) {
   auto o = std::make_shared<TuneCliOptions>();
   sub->add_option("--shape", o->select.shapes, "Row-major M,N,K: C[M,N] = A[M,K] B[K,N] (repeatable)");
   sub->add_option("--set", o->select.set,
-                  "Named shape set: seed (the 12 issue shapes), transformer or perf (4096^3 and odd sizes)");
+                  "Named shape set: seed (12 shapes: square, narrow and long-K), transformer or perf (4096^3 and odd sizes)");
   sub->add_option("--range", o->select.ranges, "Sweep such as M=1..4096,N=3072,K=3072 (powers of two; repeatable)");
   sub->add_option("--shapes", o->select.shapes_file,
                   "File of shapes: JSON [[M,N,K],...] or the CSV (transa,transb,m,n,k) that AUTOGEMM_RECORD_UNTUNED writes");
   sub->add_option("--layout", o->select.layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
       ->capture_default_str();
-  sub->add_option("--top", o->tune.top, "Quick-pass leaders given full timing")->capture_default_str();
+  sub->add_option("--top", o->tune.top, "Quick-pass leaders given full timing")->capture_default_str()
+      ->group("Expert tuning knobs");
   sub->add_option("--pool", o->tune.quick_pool, "Overall cost-model leaders given a checked quick timing")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Expert tuning knobs");
   sub->add_option("--per-instance", o->tune.per_instance,
                   "Best-estimated candidates of every instance and split-k mode also quick-timed "
                   "(its unsplit one always)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Expert tuning knobs");
   sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
   sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
       ->capture_default_str();
   sub->add_option("--max-candidates", o->tune.max_candidates, "Candidates checked per problem at most (0 = no cap)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Expert tuning knobs");
   sub->add_option("--time-limit", o->time_limit_s, "Seconds for the whole run; problems not started are left (0 = none)")
       ->capture_default_str();
   sub->add_flag("--force", o->force, "Tune again problems already tuned for this device and kernel grid");
@@ -165,11 +169,16 @@ Command add_tune_command(CLI::App& app) {
     try {
       ProblemSelection& sel = o->select;
       if (sel.set.empty() && sel.shapes.empty() && sel.ranges.empty() && sel.shapes_file.empty()) sel.set = "seed";
-      std::vector<Job> jobs = collect_problems(sel);
+      std::vector<Job> jobs;
+      try {
+        jobs = collect_problems(sel);
+      } catch (const std::runtime_error& e) {
+        throw UsageError(e.what());
+      }
       if (!o->shard.empty()) {
         int index = 0, count = 1;
         if (!parse_shard(o->shard, index, count))
-          throw std::runtime_error("--shard '" + o->shard + "' is not I/N with 0 <= I < N");
+          throw UsageError("--shard '" + o->shard + "' is not I/N with 0 <= I < N");
         jobs = shard_of(jobs, index, count);
       }
       if (!require_gpu("tune")) return 1;
@@ -250,6 +259,9 @@ Command add_tune_command(CLI::App& app) {
         return 130;
       }
       return 0;
+    } catch (const UsageError& e) {
+      std::fprintf(stderr, "gemm-tune tune: %s\n", e.what());
+      return kUsageExit;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gemm-tune tune: %s\n", e.what());
       return 1;
