@@ -242,6 +242,18 @@ constexpr const char* invalid_gemv_reason(const KernelConfig& c) {
 
 constexpr const char* invalid_reason(const KernelConfig& c);
 
+/// Registers a thread of a tiled instance needs: its tm x tn accumulators, one k-step's fragments
+/// of A and B, and about 40 of addressing. More than its budget and the compiler spills to local
+/// memory. The one formula of the validity rule, for the multistage tiles and the TMA compute threads.
+constexpr int thread_tile_registers(const KernelConfig& c) { return c.tm * c.tn + c.tm + c.tn + 40; }
+
+/// Registers per thread that __launch_bounds__(threads, min_blocks) leaves: the SM's 65536 shared by
+/// min_blocks blocks, at most 255 per thread.
+constexpr int launch_bounds_register_budget(int threads, int min_blocks) {
+  const int budget = 65536 / (threads * min_blocks);
+  return budget > 255 ? 255 : budget;
+}
+
 /// The validity rule of TMA instances (see invalid_reason): the tile rules of the kGemm family for
 /// the compute threads, plus what the copy warpgroup and TMA need.
 constexpr const char* invalid_tma_reason(const KernelConfig& c) {
@@ -253,7 +265,7 @@ constexpr const char* invalid_tma_reason(const KernelConfig& c) {
   if (c.compute_threads() != kTmaComputeThreads)
     return "TMA instance must have 256 compute threads (the copy warpgroup's registers go to them)";
   if (c.bm > 256 || c.bn > 256) return "TMA boxes hold at most 256 elements per dimension";
-  if (c.tm * c.tn + c.tm + c.tn + 40 > kTmaComputeRegisters)
+  if (thread_tile_registers(c) > kTmaComputeRegisters)
     return "register budget of the compute threads too small for the thread tile";
   // Its compute threads run the kGemm tile's code, so that tile must be a valid kGemm instance.
   KernelConfig g = c;
@@ -295,13 +307,8 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
   if ((c.bm * c.bk / c.align) % c.threads() != 0) return "BM*BK/align must be a multiple of the thread count";
   if ((c.bn * c.bk / c.align) % c.threads() != 0) return "BN*BK/align must be a multiple of the thread count";
   if (c.tm * c.tn > 128) return "more than 128 accumulators per thread spill registers";
-  // Register budget of __launch_bounds__(threads, min_blocks): accumulators, fragments and ~40
-  // registers of addressing must fit, or the compiler spills to local memory.
-  {
-    int budget = 65536 / (c.threads() * c.min_blocks);
-    if (budget > 255) budget = 255;
-    if (c.tm * c.tn + c.tm + c.tn + 40 > budget) return "register budget of (threads, min blocks) too small for the thread tile";
-  }
+  if (thread_tile_registers(c) > launch_bounds_register_budget(c.threads(), c.min_blocks))
+    return "register budget of (threads, min blocks) too small for the thread tile";
   if (c.residues != 1 && c.residues != kResidues) return "residues must be 1 or kResidues (4)";
   if (c.residues != 1 && (c.op_b != Op::T || c.align != 4))
     return "residue instances read an N-major B with 16-byte copies (layout nt or tt, align 4)";
