@@ -63,8 +63,9 @@ KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t str
     if (!ranked.empty()) {
       choice = ranked.front();
       if (!settings.record_untuned_path.empty())
-        record_untuned(settings.record_untuned_path, op_char(problem.op_a), op_char(problem.op_b), problem.m,
-                       problem.n, problem.k);
+        record_untuned(settings.record_untuned_path,
+                       {op_char(problem.op_a), op_char(problem.op_b), problem.m, problem.n, problem.k, problem.lda,
+                        problem.ldb, problem.ldc, key.align});
     }
   }
   if (choice.kernel == nullptr)

@@ -9,19 +9,33 @@
 #include <cstring>
 #include <mutex>
 #include <set>
-#include <tuple>
+#include <string>
+#include <utility>
 
 #include "logging.hpp"
 
 namespace autogemm {
 
-void record_untuned(const std::string& path, char transa, char transb, int m, int n, int k) {
+namespace {
+
+/// Whether the file behind `fd` starts with the old header (its lines keep the old columns).
+bool has_v1_header(int fd) {
+  char head[64] = {};
+  const ssize_t got = pread(fd, head, sizeof head - 1, 0);
+  const std::string first = got > 0 ? std::string(head, static_cast<size_t>(got)) : std::string();
+  return first.rfind(std::string(kProblemsCsvHeaderV1) + "\n", 0) == 0 ||
+         first.rfind(std::string(kProblemsCsvHeaderV1) + "\r\n", 0) == 0;
+}
+
+}  // namespace
+
+void record_untuned(const std::string& path, const RecordedProblem& p) {
   static std::mutex mutex;
-  static std::set<std::tuple<std::string, char, char, int, int, int>> written;
+  static std::set<std::pair<std::string, RecordedProblem>> written;
   static std::set<std::string> warned;
   std::lock_guard lock(mutex);
-  if (!written.insert({path, transa, transb, m, n, k}).second) return;  // once per process
-  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (!written.insert({path, p}).second) return;  // once per process
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) {
     if (warned.insert(path).second)
       logger().warn("AUTOGEMM_RECORD_UNTUNED: cannot open {}: {}; untuned shapes are not recorded", path,
@@ -30,9 +44,15 @@ void record_untuned(const std::string& path, char transa, char transb, int m, in
   }
   std::string text;
   struct stat st {};
-  if (fstat(fd, &st) == 0 && st.st_size == 0) text = std::string(kProblemsCsvHeader) + "\n";
-  text += std::string{transa, ',', transb, ','} + std::to_string(m) + "," + std::to_string(n) + "," +
-          std::to_string(k) + "\n";
+  const bool empty = fstat(fd, &st) == 0 && st.st_size == 0;
+  const bool v1 = !empty && has_v1_header(fd);
+  if (empty) text = std::string(kProblemsCsvHeader) + "\n";
+  text += std::string{p.transa, ',', p.transb, ','} + std::to_string(p.m) + "," + std::to_string(p.n) + "," +
+          std::to_string(p.k);
+  if (!v1)
+    text += "," + std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldc) + "," +
+            std::to_string(p.align);
+  text += "\n";
   if (write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()) && warned.insert(path).second)
     logger().warn("AUTOGEMM_RECORD_UNTUNED: cannot write {}: {}", path, std::strerror(errno));
   close(fd);

@@ -63,25 +63,58 @@ std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op o
   std::istringstream lines(text);
   std::string line;
   int number = 0;
+  bool v1 = false;
   while (std::getline(lines, line)) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     if (number == 1) {
-      if (line != kProblemsCsvHeader)
-        throw std::runtime_error(path + ": line 1: expected the header '" + std::string(kProblemsCsvHeader) + "'");
+      if (line != kProblemsCsvHeader && line != kProblemsCsvHeaderV1)
+        throw std::runtime_error(path + ": line 1: expected the header '" + std::string(kProblemsCsvHeader) +
+                                 "' (or '" + kProblemsCsvHeaderV1 + "')");
+      v1 = line == kProblemsCsvHeaderV1;
       continue;
     }
+    const std::string where = path + ": line " + std::to_string(number) + ": ";
     char ta = 0, tb = 0;
-    int m = 0, n = 0, k = 0, used = 0;
+    int m = 0, n = 0, k = 0, used = 0, align = 0;
+    long long lda = 0, ldb = 0, ldc = 0;
     Op a, b;
-    if (std::sscanf(line.c_str(), "%c,%c,%d,%d,%d%n", &ta, &tb, &m, &n, &k, &used) != 5 ||
-        used != static_cast<int>(line.size()) || !parse_layout(std::string{ta, tb}, a, b) || m <= 0 || n <= 0 || k <= 0)
-      throw std::runtime_error(path + ": line " + std::to_string(number) + ": expected transa,transb,m,n,k, got '" + line + "'");
-    out.push_back(make_problem(a, b, m, n, k));
+    const bool parsed =
+        v1 ? std::sscanf(line.c_str(), "%c,%c,%d,%d,%d%n", &ta, &tb, &m, &n, &k, &used) == 5
+           : std::sscanf(line.c_str(), "%c,%c,%d,%d,%d,%lld,%lld,%lld,%d%n", &ta, &tb, &m, &n, &k, &lda, &ldb, &ldc,
+                         &align, &used) == 9;
+    if (!parsed || used != static_cast<int>(line.size()) || !parse_layout(std::string{ta, tb}, a, b) || m <= 0 ||
+        n <= 0 || k <= 0)
+      throw std::runtime_error(where + "expected " + (v1 ? kProblemsCsvHeaderV1 : kProblemsCsvHeader) + ", got '" +
+                               line + "'");
+    ColumnMajorProblem p = make_problem(a, b, m, n, k);
+    if (!v1) {
+      // Leading dimensions at least the minimal ones, within the 32-bit range the tuner keeps them in.
+      auto ld = [&](long long value, int minimum, const char* name) {
+        if (value < minimum || value > INT32_MAX)
+          throw std::runtime_error(where + name + " = " + std::to_string(value) + " is less than " +
+                                   std::to_string(minimum) + " or past 2^31 - 1");
+        return static_cast<int>(value);
+      };
+      p.lda = ld(lda, p.lda, "lda");
+      p.ldb = ld(ldb, p.ldb, "ldb");
+      p.ldc = ld(ldc, p.ldc, "ldc");
+      if (align != 1 && align != 4) throw std::runtime_error(where + "align = " + std::to_string(align) + " is not 1 or 4");
+      if (align == 4 && (p.lda % 4 != 0 || p.ldb % 4 != 0))
+        throw std::runtime_error(where + "align 4 needs lda and ldb multiples of 4, got " + std::to_string(p.lda) +
+                                 " and " + std::to_string(p.ldb));
+      p.align = align;
+    }
+    out.push_back(p);
   }
   if (number == 0) throw std::runtime_error(path + ": empty file");
   return out;
+}
+
+int tuned_alignment_class(const ColumnMajorProblem& p) {
+  if (p.align != 0) return p.align;
+  return p.lda % 4 == 0 && p.ldb % 4 == 0 ? 4 : 1;
 }
 
 ProblemData::ProblemData(const ColumnMajorProblem& p, uint64_t seed) : p_(p) {
@@ -91,7 +124,10 @@ ProblemData::ProblemData(const ColumnMajorProblem& p, uint64_t seed) : p_(p) {
   const size_t a_elems = static_cast<size_t>(p.lda) * (p.op_a == Op::N ? p.k : p.m);
   const size_t b_elems = static_cast<size_t>(p.ldb) * (p.op_b == Op::N ? p.n : p.k);
   const size_t c_elems = static_cast<size_t>(p.ldc) * p.n;
-  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&a_), a_elems * sizeof(float)));
+  // A forced scalar class on aligned leading dimensions: A's base one float past the allocation's.
+  const size_t a_shift = tuned_alignment_class(p) == 1 && p.lda % 4 == 0 && p.ldb % 4 == 0 ? 1 : 0;
+  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&a_alloc_), (a_elems + a_shift) * sizeof(float)));
+  a_ = a_alloc_ + a_shift;
   AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&b_), b_elems * sizeof(float)));
   AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&c_), c_elems * sizeof(float)));
   AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&c0_), c_elems * sizeof(float)));
@@ -104,7 +140,7 @@ ProblemData::ProblemData(const ColumnMajorProblem& p, uint64_t seed) : p_(p) {
 }
 
 ProblemData::~ProblemData() {
-  cudaFree(a_);
+  cudaFree(a_alloc_);
   cudaFree(b_);
   cudaFree(c_);
   cudaFree(c0_);

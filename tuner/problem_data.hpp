@@ -21,8 +21,15 @@ struct ColumnMajorProblem {
   Op op_a = Op::N, op_b = Op::N;
   int m = 0, n = 0, k = 0;
   int lda = 0, ldb = 0, ldc = 0;
+  int align = 0;      // alignment class to tune in: 0 the one the leading dimensions give; 1 forces
+                      // the scalar class (A's base one float past a 16-byte boundary)
   GemmTypes types{};  // element and compute types
 };
+
+/// The alignment class a problem is tuned and stored in: `align` when set, else 4 where lda and ldb
+/// are multiples of 4 (ProblemData's buffers start 16-byte aligned), else 1. The tuner's resume
+/// asks the database for this class.
+int tuned_alignment_class(const ColumnMajorProblem& p);
 
 /// Row-major C[M,N] = A[M,K] . B[K,N] is column-major C^T (N x M) = B^T A^T: m = N, n = M, with
 /// `layout` giving the ops of the column-major call ("nn" = plain row-major A and B).
@@ -53,6 +60,7 @@ class ProblemData {
 
  private:
   ColumnMajorProblem p_;
+  float* a_alloc_ = nullptr;  // A's allocation; a_ is one float past it for a forced scalar class
   float *a_ = nullptr, *b_ = nullptr, *c_ = nullptr, *c0_ = nullptr;
   double* ref_ = nullptr;
 };
@@ -60,8 +68,9 @@ class ProblemData {
 bool parse_layout(const std::string& text, Op& op_a, Op& op_b);
 
 /// Reads a shapes file: a JSON array of row-major [M, N, K] triples or {"m":, "n":, "k":} objects
-/// (mapped through `layout` like --shape), or a CSV with kProblemsCsvHeader of column-major
-/// problems. Throws std::runtime_error("FILE: line 3: ...") on anything malformed.
+/// (mapped through `layout` like --shape), or a CSV of column-major problems with kProblemsCsvHeader
+/// (their leading dimensions and alignment class kept) or kProblemsCsvHeaderV1 (minimal leading
+/// dimensions). Throws std::runtime_error("FILE: line 3: ...") on anything malformed.
 std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op op_a, Op op_b);
 
 /// Column-major problem with minimal leading dimensions.

@@ -53,7 +53,9 @@ TuneRunResult tune_problems(const std::vector<LabelledProblem>& problems, const 
           continue;
         }
         const ColumnMajorProblem& problem = problems[i].problem;
-        const int align = 4;  // problems are tuned with 16-byte aligned buffers (ProblemData)
+        // The class the problem is tuned and stored in (ProblemData), so problems of the scalar class
+        // are found as tuned too.
+        const int align = tuned_alignment_class(problem);
         if (!options.force && database.has_tuned(signature.key(), Tuner::problem_key(problem, align), grid)) {
           outcome.status = "already tuned";
           on_done(i, outcome);
