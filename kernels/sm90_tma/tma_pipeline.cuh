@@ -7,6 +7,7 @@
 #include <cuda.h>
 #include <cuda_runtime.h>
 
+#include "cp_async.cuh"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
 #include "simt_sgemm_mainloop.cuh"

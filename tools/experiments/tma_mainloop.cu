@@ -35,7 +35,8 @@
 #include "experiment_check.hpp"
 #include "experiment_fill.cuh"
 #include "experiment_timing.hpp"
-#include "simt_sgemm_tma.cuh"  // the library's mbarrier and TMA helpers (and the multistage kernel)
+#include "simt_sgemm_multistage.cuh"
+#include "simt_sgemm_tma.cuh"  // the library's mbarrier and TMA helpers
 
 using autogemm::GemmParams;
 using autogemm::Op;
