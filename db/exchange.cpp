@@ -2,16 +2,25 @@
 // exactly the same fields and validation.
 #include "exchange.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "data_types.hpp"
 
+#include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <string_view>
 
 namespace autogemm::db {
 namespace {
@@ -124,6 +133,30 @@ std::optional<std::string> type_error(const Field& f, const json& v) {
   return std::nullopt;
 }
 
+// Where `s` stops being well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+// above U+10FFFF), or nullopt. JSON cannot carry such text, so a row holding it could not be exported.
+std::optional<std::string> utf8_error(const std::string& s) {
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  for (size_t i = 0; i < s.size();) {
+    const unsigned c = b[i];
+    size_t len = 0;
+    unsigned lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (c < 0x80) len = 1;
+    else if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) len = 3, lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+    else if (c >= 0xF0 && c <= 0xF4) len = 4, lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+    bool ok = len > 0 && i + len <= s.size();
+    for (size_t j = 1; ok && j < len; ++j) ok = b[i + j] >= (j == 1 ? lo : 0x80u) && b[i + j] <= (j == 1 ? hi : 0xBFu);
+    if (!ok) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", c);
+      return "is not valid UTF-8 (byte " + std::string(hex) + " at offset " + std::to_string(i) + ")";
+    }
+    i += len;
+  }
+  return std::nullopt;
+}
+
 std::string csv_column(const Field& f) {
   std::string s = f.name;
   for (char& c : s)
@@ -200,6 +233,91 @@ json csv_cell_to_json(const Field& f, const std::string& cell, const std::string
   return nullptr;
 }
 
+// A JSON value as text for a message, cut short.
+std::string short_dump(const json& v) {
+  const std::string s = v.dump(-1, ' ', false, json::error_handler_t::replace);
+  return s.size() <= 40 ? s : s.substr(0, 37) + "...";
+}
+
+// Follows the parse as SAX events to say where it failed: "entry 3: problem.m: number overflow
+// parsing '1e400'", or the path outside the entries ("format_version: ...").
+class JsonErrorLocator : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t&) override { return value(); }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override { return push(false); }
+  bool key(string_t& k) override {
+    stack_.back().key = k;
+    return true;
+  }
+  bool end_object() override { return pop(); }
+  bool start_array(std::size_t) override { return push(true); }
+  bool end_array() override { return pop(); }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& ex) override {
+    std::string what = ex.what();
+    if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos)
+      what = what.substr(what.find("] ") + 2);  // nlohmann's "[json.exception.parse_error.101] " prefix
+    message_ = "not valid JSON: " + where() + what + " (byte " + std::to_string(position) + ")";
+    return false;
+  }
+  const std::string& message() const { return message_; }
+
+ private:
+  struct Level {
+    bool array;
+    size_t index = 0;
+    std::string key;
+  };
+  bool value() {
+    if (!stack_.empty() && stack_.back().array) ++stack_.back().index;
+    return true;
+  }
+  bool push(bool array) {
+    stack_.push_back({array, 0, {}});
+    return true;
+  }
+  bool pop() {
+    stack_.pop_back();
+    return value();
+  }
+  std::string where() const {
+    std::string out;
+    size_t i = 0;
+    if (stack_.size() >= 2 && !stack_[0].array && stack_[0].key == "entries" && stack_[1].array) {
+      out = "entry " + std::to_string(stack_[1].index) + ": ";
+      i = 2;
+    }
+    std::string path;
+    for (; i < stack_.size(); ++i) {
+      if (stack_[i].array) {
+        path.append("[").append(std::to_string(stack_[i].index)).append("]");
+      } else if (!stack_[i].key.empty()) {
+        if (!path.empty()) path.append(".");
+        path.append(stack_[i].key);
+      }
+    }
+    if (!path.empty()) out.append(path).append(": ");
+    return out;
+  }
+  std::vector<Level> stack_;
+  std::string message_;
+};
+
+std::string json_error_where(const std::string& text) {
+  JsonErrorLocator locator;
+  try {
+    json::sax_parse(text, &locator);
+  } catch (const json::exception& e) {
+    return std::string("not valid JSON: ") + e.what();
+  }
+  return locator.message().empty() ? std::string("not valid JSON") : locator.message();
+}
+
 const json* find_path(const json& entry, const std::string& dotted) {
   const size_t dot = dotted.find('.');
   const auto group = entry.find(dotted.substr(0, dot));
@@ -215,6 +333,8 @@ Entry entry_from_values(const std::function<const json*(const Field&)>& value_of
     const json* v = value_of(f);
     if (v == nullptr) throw DbError(where + ": " + f.name + ": missing");
     if (auto err = type_error(f, *v)) throw DbError(where + ": " + f.name + ": " + *err);
+    if (f.kind == Kind::kText)
+      if (auto err = utf8_error(v->get_ref<const std::string&>())) throw DbError(where + ": " + f.name + ": " + *err);
     f.set(e, *v);
   }
   if (auto why = invalid_entry_reason(e)) throw DbError(where + ": " + *why);
@@ -222,6 +342,24 @@ Entry entry_from_values(const std::function<const json*(const Field&)>& value_of
 }
 
 }  // namespace
+
+bool is_iso8601_utc(const std::string& t) {
+  // YYYY-MM-DDTHH:MM:SSZ exactly: the merge policy compares these strings, so a malformed one
+  // ("zzzz-zz-zzTzz:zz:zzZ" sorts after every date) would win every merge.
+  constexpr const char* kPattern = "dddd-dd-ddTdd:dd:ddZ";
+  if (t.size() != 20) return false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const bool digit = t[i] >= '0' && t[i] <= '9';
+    if (kPattern[i] == 'd' ? !digit : t[i] != kPattern[i]) return false;
+  }
+  const auto num = [&](size_t at, size_t len) { return std::stoi(t.substr(at, len)); };
+  const int year = num(0, 4), month = num(5, 2), day = num(8, 2);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (day > kDays[month - 1] + (month == 2 && leap ? 1 : 0)) return false;
+  return num(11, 2) <= 23 && num(14, 2) <= 59 && num(17, 2) <= 59;
+}
 
 std::optional<std::string> invalid_entry_reason(const Entry& e) {
   auto positive = [](int v) { return v > 0; };
@@ -248,18 +386,30 @@ std::optional<std::string> invalid_entry_reason(const Entry& e) {
   if (m.iterations < 1) return "measurement.iterations: must be at least 1";
   if (!(m.tflops >= 0)) return "measurement.tflops: must not be negative";
   if (!(m.rel_error >= 0)) return "measurement.rel_error: must not be negative";
-  const std::string& t = e.provenance.measured_at;
-  if (t.size() != 20 || t[4] != '-' || t[7] != '-' || t[10] != 'T' || t[19] != 'Z')
-    return "provenance.measured_at: must be ISO 8601 UTC like 2026-11-21T15:04:05Z, got \"" + t + "\"";
+  const Provenance& p = e.provenance;
+  // 0 means "not read" (no NVML, no driver); a negative version or clock is not a measurement.
+  for (const auto& [name, value] : {std::pair{"provenance.driver_version", p.driver_version},
+                                    std::pair{"provenance.runtime_version", p.runtime_version},
+                                    std::pair{"provenance.sm_clock_mhz", p.sm_clock_mhz},
+                                    std::pair{"provenance.mem_clock_mhz", p.mem_clock_mhz}})
+    if (value < 0) return std::string(name) + ": must not be negative, got " + std::to_string(value);
+  if (!is_iso8601_utc(p.measured_at))
+    return "provenance.measured_at: must be ISO 8601 UTC like 2026-11-21T15:04:05Z, got \"" + p.measured_at + "\"";
   return std::nullopt;
 }
 
 std::string to_json(const std::vector<Entry>& entries) {
   json doc = {{"format", kExchangeFormat}, {"format_version", kExchangeFormatVersion}, {"entries", json::array()}};
-  for (const Entry& e : entries) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Entry& e = entries[i];
     json j = json::object();
     for (const Field& f : fields()) {
       const std::string name = f.name;
+      // Rows stored before import checked the encoding may hold bytes JSON cannot carry.
+      if (f.kind == Kind::kText)
+        if (auto err = utf8_error(f.get(e).get<std::string>()))
+          throw DbError("cannot write JSON: entry " + std::to_string(i) + " (" + e.device.key() + ", kernel " +
+                        e.candidate.kernel + "): " + name + ": " + *err + "; export it as CSV, or fix the row");
       const size_t dot = name.find('.');
       j[name.substr(0, dot)][name.substr(dot + 1)] = f.get(e);
     }
@@ -268,8 +418,15 @@ std::string to_json(const std::vector<Entry>& entries) {
   return doc.dump(2) + "\n";
 }
 
+// The first line of a CSV table: how many entries follow the header, so a file cut at a row
+// boundary is refused. It comes first because a cut removes the end of a file, never its start:
+// a file without it was written by a build before this line existed, and is read as before.
+constexpr std::string_view kCsvCountPrefix = "# autogemm-tuning: ";
+constexpr std::string_view kCsvCountSuffix = " entries";
+
 std::string to_csv(const std::vector<Entry>& entries) {
   std::ostringstream out;
+  out << kCsvCountPrefix << entries.size() << kCsvCountSuffix << "\n";
   for (size_t i = 0; i < fields().size(); ++i) out << (i ? "," : "") << csv_column(fields()[i]);
   out << "\n";
   for (const Entry& e : entries) {
@@ -283,11 +440,15 @@ std::vector<Entry> from_json(const std::string& text) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw DbError(std::string("not valid JSON: ") + e.what());
+  } catch (const json::exception&) {
+    // Syntax errors and numbers beyond a double (1e400) alike: name where, from a second pass.
+    throw DbError(json_error_where(text));
   }
-  if (!doc.is_object() || doc.value("format", "") != kExchangeFormat)
-    throw DbError(std::string("not an autogemm tuning table (\"format\" must be \"") + kExchangeFormat + "\")");
+  if (!doc.is_object()) throw DbError(std::string("not an autogemm tuning table (a JSON ") + doc.type_name() + ", not an object)");
+  const auto format = doc.find("format");
+  if (format == doc.end() || !format->is_string() || format->get<std::string>() != kExchangeFormat)
+    throw DbError(std::string("not an autogemm tuning table (\"format\" must be \"") + kExchangeFormat + "\", got " +
+                  (format == doc.end() ? std::string("none") : short_dump(*format)) + ")");
   const auto version = doc.find("format_version");
   if (version == doc.end() || !version->is_number_integer())
     throw DbError("\"format_version\" is missing or not an integer");
@@ -305,8 +466,26 @@ std::vector<Entry> from_json(const std::string& text) {
   return out;
 }
 
-std::vector<Entry> from_csv(const std::string& text) {
-  const auto rows = parse_csv_records(text);
+std::vector<Entry> from_csv(const std::string& input) {
+  std::string_view text = input;
+  std::optional<size_t> declared;
+  if (text.starts_with('#')) {
+    const std::string_view line = text.substr(0, text.find('\n'));
+    std::string_view count = line.ends_with('\r') ? line.substr(0, line.size() - 1) : line;
+    size_t n = 0;
+    bool ok = count.starts_with(kCsvCountPrefix) && count.ends_with(kCsvCountSuffix);
+    if (ok) {
+      count = count.substr(kCsvCountPrefix.size(), count.size() - kCsvCountPrefix.size() - kCsvCountSuffix.size());
+      const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), n);
+      ok = ec == std::errc() && end == count.data() + count.size();
+    }
+    if (!ok)
+      throw DbError("CSV: the first line '" + std::string(line.substr(0, 60)) + "' is not '" +
+                    std::string(kCsvCountPrefix) + "N" + std::string(kCsvCountSuffix) + "'");
+    declared = n;
+    text.remove_prefix(std::min(text.size(), line.size() + 1));
+  }
+  const auto rows = parse_csv_records(std::string(text));
   if (rows.empty()) throw DbError("CSV: empty input (expected a header row)");
   const auto& header = rows.front();
   bool header_ok = header.size() == fields().size();
@@ -326,21 +505,74 @@ std::vector<Entry> from_csv(const std::string& text) {
     out.push_back(entry_from_values(
         [&](const Field& f) { return &values[static_cast<size_t>(&f - fields().data())]; }, index));
   }
+  if (declared && *declared != out.size())
+    throw DbError("CSV: the first line declares " + std::to_string(*declared) + " entries but " +
+                  std::to_string(out.size()) + " follow: the file is " +
+                  (out.size() < *declared ? "truncated" : "not as written"));
   return out;
 }
 
-std::vector<Entry> parse_exchange(const std::string& text) {
+std::vector<Entry> parse_exchange(const std::string& input) {
+  // Editors on some systems start UTF-8 files with a byte order mark; it is not part of either format.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  const std::string text = input.starts_with(kBom) ? input.substr(kBom.size()) : input;
   const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') return from_json(text);
+  if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) return from_json(text);
   return from_csv(text);
 }
 
 std::vector<Entry> read_exchange_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw DbError(path + ": is a directory, not a JSON or CSV file");
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw DbError(path + ": cannot read file");
+  if (!in) throw DbError(path + ": cannot read file: " + std::strerror(errno));
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) throw DbError(path + ": cannot read file: " + std::strerror(errno));
   return parse_exchange(text.str());
+}
+
+void write_exchange_file(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  // Same folder, so the rename is atomic; the leading dot keeps it out of globs meanwhile.
+  std::string temp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) throw DbError(path + ": cannot write file: " + std::strerror(errno));
+  const auto fail = [&](const char* what, int err) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw DbError(path + ": " + what + ": " + std::strerror(err));
+  };
+  // mkstemp makes 0600; give the file the mode a plain create (or the file it replaces) would have.
+  struct stat st {};
+  mode_t mode = 0;
+  if (::stat(path.c_str(), &st) == 0) {
+    mode = st.st_mode & 07777;
+  } else {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    mode = 0666 & ~mask;
+  }
+  if (::fchmod(fd, mode) != 0) fail("cannot write file", errno);
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail("cannot write file", n < 0 ? errno : EIO);
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) fail("cannot write file", errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    throw DbError(path + ": cannot write file: " + std::strerror(err));
+  }
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    throw DbError(path + ": cannot write file: " + std::strerror(err));
+  }
 }
 
 }  // namespace autogemm::db

@@ -14,6 +14,9 @@ namespace autogemm::db {
 inline constexpr const char* kExchangeFormat = "autogemm-tuning";
 inline constexpr int kExchangeFormatVersion = 1;
 
+/// True for an ISO 8601 UTC time of the form 2026-11-21T15:04:05Z with a real date and time of day.
+bool is_iso8601_utc(const std::string& t);
+
 /// Why `e` cannot be stored, or nullopt when it is a valid entry.
 std::optional<std::string> invalid_entry_reason(const Entry& e);
 
@@ -24,10 +27,15 @@ std::string to_csv(const std::vector<Entry>& entries);
 std::vector<Entry> from_json(const std::string& text);
 std::vector<Entry> from_csv(const std::string& text);
 
-/// Picks the parser by content: JSON when the first non-blank character is '{', else CSV.
+/// Picks the parser by content, after a UTF-8 byte order mark if any: JSON when the first
+/// non-blank character is '{' or '[', else CSV.
 std::vector<Entry> parse_exchange(const std::string& text);
 
 /// parse_exchange of a file's contents; throws DbError("PATH: cannot read file") when it cannot be read.
 std::vector<Entry> read_exchange_file(const std::string& path);
+
+/// Writes `text` to `path` through a temporary file in the same folder and a rename, so `path` is
+/// either its old self or complete; throws DbError("PATH: cannot write file: REASON").
+void write_exchange_file(const std::string& path, const std::string& text);
 
 }  // namespace autogemm::db

@@ -9,6 +9,7 @@ Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--valida
        [--out FILE] [--plot FILE] [--readme FILE]   (defaults: the stable names under docs/results)"""
 import argparse
 import csv
+import io
 import os
 import sys
 
@@ -84,7 +85,10 @@ def table_summary(path, grid):
     if not os.path.exists(stored(path)):
         return None
     with open_result(path) as f:
-        rows = list(csv.DictReader(f))
+        text = f.read()
+    if text.startswith("# autogemm-tuning:"):  # the entry count line of gemm-tune export's CSV
+        text = text[text.find("\n") + 1:]
+    rows = list(csv.DictReader(io.StringIO(text)))
     problems = {tuple(r[c] for c in ("problem_transa", "problem_transb", "problem_m", "problem_n", "problem_k",
                                      "problem_align")) for r in rows}
     devices = sorted({r["device_name"] for r in rows})

@@ -2,6 +2,10 @@
 // text field, and malformed inputs rejected whole with the entry's index and the reason.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
 #include "db_test_util.hpp"
 #include "exchange.hpp"
 
@@ -110,10 +114,11 @@ TEST(Exchange, MalformedCsvIsRejectedWithIndexAndReason) {
   EXPECT_EQ(parse_exchange(good).size(), 2u);
   expect_rejected("", "empty input");
   expect_rejected("a,b,c\n1,2,3\n", "header does not match");
-  const std::string header = good.substr(0, good.find('\n') + 1);
+  // The count line, then the header.
+  const std::string header = good.substr(0, good.find('\n', good.find('\n') + 1) + 1);
   expect_rejected(header + "1,2,3\n", "entry 0: has 3 columns");
   std::string bad = good;
-  const size_t row1 = bad.find('\n') + 1;
+  const size_t row1 = header.size();
   // Column 9 of the first row is problem.m.
   size_t pos = row1;
   for (int c = 0; c < 9; ++c) pos = bad.find(',', pos) + 1;
@@ -135,6 +140,114 @@ TEST(Exchange, BadEntryAnywhereRejectsTheWholeFile) {
     EXPECT_NE(std::string(e.what()).find("entry 1: problem.k"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(db.entries().empty());  // entry 0 was valid but nothing was written
+}
+
+// A "format" of another JSON type, or a number beyond a double, is a one-line error naming the
+// field (nlohmann threw type_error / out_of_range through the import before).
+TEST(Exchange, FormatOfAnotherTypeOrHugeNumberIsAnError) {
+  for (const char* format : {"3", "null", "[]", "{}", "true"})
+    expect_rejected(std::string("{\"format\": ") + format + ", \"format_version\": 1, \"entries\": []}",
+                    std::string("\"format\" must be \"autogemm-tuning\", got ") + format);
+  expect_rejected("{\"format_version\": 1, \"entries\": []}", "\"format\" must be \"autogemm-tuning\", got none");
+  expect_rejected("[1, 2]", "not an autogemm tuning table (a JSON array");
+  expect_rejected("{\"format\": \"autogemm-tuning\", \"format_version\": 1e400, \"entries\": []}",
+                  "not valid JSON: format_version: number overflow parsing '1e400'");
+  expect_rejected(json_with("median_us", "1e400"), "entry 1: measurement.median_us: number overflow parsing '1e400'");
+  expect_rejected(json_with("m", "-1e400"), "entry 1: problem.m: number overflow parsing '-1e400'");
+}
+
+TEST(Exchange, MeasuredAtIsAFullIso8601UtcTime) {
+  EXPECT_TRUE(is_iso8601_utc("2026-11-21T15:04:05Z"));
+  EXPECT_TRUE(is_iso8601_utc("2024-02-29T23:59:59Z"));  // a leap day
+  EXPECT_TRUE(is_iso8601_utc("2000-02-29T00:00:00Z"));
+  for (const char* bad : {"zzzz-zz-zzTzz:zz:zzZ", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-02-29T00:00:00Z",
+                          "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-00T00:00:00Z", "2026-11-21T24:00:00Z",
+                          "2026-11-21T10:60:00Z", "2026-11-21T10:00:60Z", "2026-11-21 10:00:00Z", "2026-11-21T10:00:00+",
+                          "+026-11-21T10:00:00Z", "2026-11-21T10:00:00", ""})
+    EXPECT_FALSE(is_iso8601_utc(bad)) << bad;
+  expect_rejected(json_with("measured_at", "\"zzzz-zz-zzTzz:zz:zzZ\""),
+                  "entry 1: provenance.measured_at: must be ISO 8601 UTC like 2026-11-21T15:04:05Z, got \"zzzz");
+  expect_rejected(json_with("measured_at", "\"2026-02-30T10:00:00Z\""), "entry 1: provenance.measured_at");
+}
+
+TEST(Exchange, NegativeDriverVersionsAndClocksAreRejected) {
+  for (const char* field : {"driver_version", "runtime_version", "sm_clock_mhz", "mem_clock_mhz"})
+    expect_rejected(json_with(field, "-1"), std::string("entry 1: provenance.") + field + ": must not be negative, got -1");
+  Entry unknown = sample_entry(0);
+  unknown.provenance.sm_clock_mhz = unknown.provenance.mem_clock_mhz = 0;  // 0 = not read: still valid
+  EXPECT_FALSE(invalid_entry_reason(unknown).has_value());
+}
+
+TEST(Exchange, InvalidUtf8IsRejectedAtImportAndNeverAbortsAnExport) {
+  const std::string csv = to_csv({sample_entry(0), sample_entry(1)});
+  std::string bad = csv;
+  bad.replace(bad.rfind("host-a"), 6, "host-\xff");  // the last row (entry 1)'s host
+  expect_rejected(bad, "entry 1: provenance.host: is not valid UTF-8 (byte 0xFF at offset 5)");
+  for (const char* seq : {"\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x82", "\x80"}) {
+    std::string b = csv;
+    b.replace(b.rfind("host-a"), 6, std::string("h") + seq);
+    expect_rejected(b, "entry 1: provenance.host: is not valid UTF-8");
+  }
+  std::string ok = csv;
+  ok.replace(ok.rfind("host-a"), 6, "h\xc3\xa9te-\xe2\x82\xac-\xf0\x9f\x98\x80");  // é, €, an emoji
+  EXPECT_EQ(parse_exchange(ok)[1].provenance.host, "h\xc3\xa9te-\xe2\x82\xac-\xf0\x9f\x98\x80");
+  // A row stored before this check (by an older build): JSON export fails with a message, CSV works.
+  Entry stored = sample_entry(0);
+  stored.device.name = "GPU \xff";
+  try {
+    to_json({sample_entry(1), stored});
+    FAIL() << "to_json accepted invalid UTF-8";
+  } catch (const DbError& e) {
+    EXPECT_NE(std::string(e.what()).find("entry 1 ("), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("device.name: is not valid UTF-8"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(to_csv({stored}));
+}
+
+TEST(Exchange, CsvCutAtARowBoundaryIsRefused) {
+  const std::string csv = to_csv({sample_entry(0), sample_entry(1), sample_entry(2)});
+  EXPECT_EQ(csv.rfind("# autogemm-tuning: 3 entries\n", 0), 0u) << csv.substr(0, 80);
+  EXPECT_EQ(parse_exchange(csv).size(), 3u);
+  const std::string cut = csv.substr(0, csv.rfind('\n', csv.size() - 2) + 1);  // the last row gone
+  expect_rejected(cut, "CSV: the first line declares 3 entries but 2 follow: the file is truncated");
+  const std::string header_only = csv.substr(0, csv.find('\n', csv.find('\n') + 1) + 1);
+  expect_rejected(header_only, "declares 3 entries but 0 follow");
+  expect_rejected("# autogemm-tuning: three entries\n" + csv.substr(csv.find('\n') + 1), "CSV: the first line");
+  expect_rejected("# something else\n" + csv.substr(csv.find('\n') + 1), "is not '# autogemm-tuning: N entries'");
+  // Files of builds before the count line (such as docs/results/h100_tuning_table.csv) still read.
+  EXPECT_EQ(parse_exchange(csv.substr(csv.find('\n') + 1)).size(), 3u);
+  EXPECT_EQ(to_csv({}).substr(0, 29), "# autogemm-tuning: 0 entries\n");
+  EXPECT_TRUE(parse_exchange(to_csv({})).empty());
+}
+
+TEST(Exchange, ByteOrderMarkAndDirectories) {
+  const std::string bom = "\xEF\xBB\xBF";
+  EXPECT_EQ(parse_exchange(bom + to_json({sample_entry(0)})).size(), 1u);
+  EXPECT_EQ(parse_exchange(bom + to_csv({sample_entry(0)})).size(), 1u);
+  expect_rejected(bom + "{ \"format\": 1}", "not an autogemm tuning table");  // a JSON message, not a CSV one
+  ScratchDir dir;
+  try {
+    read_exchange_file(dir.path().string());
+    FAIL() << "read a directory";
+  } catch (const DbError& e) {
+    EXPECT_NE(std::string(e.what()).find("is a directory"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Exchange, WriteExchangeFileReplacesWholeOrNotAtAll) {
+  ScratchDir dir;
+  const std::string out = dir.file("t.json");
+  write_exchange_file(out, "first");
+  write_exchange_file(out, "second, longer");
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "second, longer");
+  std::filesystem::create_directory(dir.file("sub"));
+  EXPECT_THROW(write_exchange_file(dir.file("sub"), "x"), DbError);  // rename onto a directory fails
+  EXPECT_THROW(write_exchange_file(dir.file("absent/t.json"), "x"), DbError);
+  size_t files = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir.path())) files += f.is_regular_file();
+  EXPECT_EQ(files, 1u) << "a temporary file was left behind";
 }
 
 }  // namespace
