@@ -107,6 +107,10 @@ static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "o
 }  // namespace
 
 void migrate(sqlite3* db, const std::string& path, int from, int to) {
+  // kMigrations[v] for v outside [0, kSchemaVersion) would read past the table.
+  if (from < 0 || to > kSchemaVersion || from > to)
+    throw DbError(path + ": cannot migrate schema version " + std::to_string(from) + " to " + std::to_string(to) +
+                  " (this build knows 0 to " + std::to_string(kSchemaVersion) + ")");
   for (int v = from; v < to; ++v) {
     Transaction tx(db, path);
     // Another process may have migrated while we waited for the write lock.

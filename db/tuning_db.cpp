@@ -2,6 +2,7 @@
 #include "tuning_db.hpp"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -52,21 +53,39 @@ std::string now_iso8601() {
   return buf;
 }
 
+namespace {
+
+// stat() that tells "absent" (false) from "cannot be looked at" (a DbError naming why).
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return true;
+  if (errno == ENOENT) return false;
+  // A folder on the way that the user cannot enter, a name too long: say so, not "no such file".
+  const fs::path dir = fs::path(path).parent_path();
+  if (errno == EACCES && !dir.empty())
+    throw DbError(path + ": cannot access: " + std::strerror(EACCES) + " (no search permission on " + dir.string() +
+                  " or a folder above it)");
+  throw DbError(path + ": cannot access: " + std::strerror(errno));
+}
+
+}  // namespace
+
 TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) : path_(path) {
   const bool write = mode == OpenMode::kReadWrite;
-  std::error_code ec;
+  const bool exists = file_exists(path);
   if (write) {
     const fs::path dir = fs::path(path).parent_path();
-    if (!dir.empty() && !fs::exists(dir, ec)) {
+    if (!dir.empty() && !exists && !file_exists(dir.string())) {
       if (!create_parent) throw DbError(path + ": directory " + dir.string() + " does not exist");
+      std::error_code ec;
       fs::create_directories(dir, ec);
       if (ec) throw DbError(path + ": cannot create directory " + dir.string() + ": " + ec.message());
     }
     if (!dir.empty() && access(dir.c_str(), W_OK | X_OK) != 0)
       throw DbError(path + ": directory " + dir.string() + " is not writable: " + std::strerror(errno));
-    if (fs::exists(path, ec) && access(path.c_str(), W_OK) != 0)
+    if (exists && access(path.c_str(), W_OK) != 0)
       throw DbError(path + ": file is read-only: " + std::strerror(errno));
-  } else if (!fs::exists(path, ec)) {
+  } else if (!exists) {
     throw DbError(path + ": no such file");
   }
   const int flags = write ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
@@ -107,6 +126,10 @@ TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) :
     if (version > kSchemaVersion)
       throw DbError(path + ": schema version " + std::to_string(version) + " is newer than this build knows (" +
                     std::to_string(kSchemaVersion) + "); upgrade autogemm");
+    if (version < 0)
+      throw DbError(path + ": schema version " + std::to_string(version) +
+                    " is not one autogemm writes (0 to " + std::to_string(kSchemaVersion) +
+                    "): the file is damaged or was changed by hand");
     if (write) {
       // WAL: readers never block the writer; NORMAL sync is safe against process crashes in WAL.
       exec(db_, path_, "PRAGMA journal_mode = WAL");
@@ -338,6 +361,23 @@ std::vector<DeviceSignature> TuningDb::devices() const {
 CheckReport TuningDb::check(bool (*kernel_exists)(const std::string&)) const {
   CheckReport r;
   r.schema_version = schema_version();
+  // PRAGMA integrity_check only checks the objects that exist: a dropped table is not its business.
+  std::string missing;
+  {
+    Statement s(db_, path_, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2");
+    for (const auto& [type, name] : {std::pair<std::string, std::string>{"table", "autogemm_meta"},
+                                     {"table", "devices"}, {"table", "problems"}, {"table", "measurements"},
+                                     {"table", "pruned"}, {"view", "best_configs"},
+                                     {"index", "measurements_by_problem"}}) {
+      s.reset();
+      s.bind(1, type).bind(2, name);
+      if (!s.step()) missing += (missing.empty() ? "" : ", ") + type + " " + name;
+    }
+  }
+  if (!missing.empty()) {
+    r.integrity = "schema version " + std::to_string(r.schema_version) + " lacks " + missing;
+    return r;
+  }
   auto count = [&](const char* sql) {
     Statement s(db_, path_, sql);
     s.step();

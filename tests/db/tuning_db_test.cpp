@@ -176,6 +176,68 @@ TEST(TuningDb, NewerSchemaThanThisBuild) {
   expect_db_error([&] { TuningDb db(path, OpenMode::kReadWrite); }, path, "schema version 99 is newer");
 }
 
+// A negative user_version made the read-write open run kMigrations[-5] (a segfault), and the
+// read-only open told the user to run exactly that.
+TEST(TuningDb, NegativeSchemaVersionIsRefused) {
+  ScratchDir dir;
+  const std::string path = dir.file("t.sqlite3");
+  { TuningDb db(path, OpenMode::kReadWrite); }
+  raw_sql(path, "PRAGMA user_version = -5;");
+  expect_db_error([&] { TuningDb db(path, OpenMode::kReadWrite); }, path, "schema version -5 is not one autogemm writes");
+  expect_db_error([&] { TuningDb db(path, OpenMode::kReadOnly); }, path, "schema version -5 is not one autogemm writes");
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  EXPECT_THROW(migrate(raw, path, -5), DbError);
+  EXPECT_THROW(migrate(raw, path, 0, kSchemaVersion + 1), DbError);
+  sqlite3_close(raw);
+}
+
+// integrity_check passes a file with a table dropped: the check names what the schema lacks.
+TEST(TuningDb, CheckNamesAMissingTable) {
+  ScratchDir dir;
+  const std::string path = dir.file("t.sqlite3");
+  {
+    TuningDb db(path, OpenMode::kReadWrite);
+    db.record({sample_entry(0)});
+  }
+  raw_sql(path, "DROP TABLE pruned; DROP VIEW best_configs;");
+  TuningDb db(path, OpenMode::kReadWrite);
+  const CheckReport r = db.check();
+  EXPECT_NE(r.integrity, "ok");
+  EXPECT_NE(r.integrity.find("table pruned"), std::string::npos) << r.integrity;
+  EXPECT_NE(r.integrity.find("view best_configs"), std::string::npos) << r.integrity;
+}
+
+// A folder the user cannot enter is "permission denied", not "no such file"; a name too long for
+// the file system is an error, not an abort.
+TEST(TuningDb, UnreachablePaths) {
+  ScratchDir dir;
+  const std::string locked = dir.file("locked");
+  std::filesystem::create_directory(locked);
+  { TuningDb db(locked + "/t.sqlite3", OpenMode::kReadWrite); }
+  chmod(locked.c_str(), 0600);  // readable listing, but no search (x) permission
+  const int rc = run_unprivileged([&] {
+    for (const OpenMode mode : {OpenMode::kReadOnly, OpenMode::kReadWrite}) {
+      try {
+        TuningDb db(locked + "/t.sqlite3", mode);
+        return false;
+      } catch (const DbError& e) {
+        const std::string what = e.what();
+        if (what.find("Permission denied") == std::string::npos || what.find("no such file") != std::string::npos) {
+          std::fprintf(stderr, "%s\n", what.c_str());
+          return false;
+        }
+      }
+    }
+    return true;
+  });
+  chmod(locked.c_str(), 0755);
+  EXPECT_EQ(rc, 0);
+  const std::string too_long = dir.file(std::string(300, 'a') + ".sqlite3");
+  expect_db_error([&] { TuningDb db(too_long, OpenMode::kReadOnly); }, too_long, "File name too long");
+  expect_db_error([&] { TuningDb db(too_long, OpenMode::kReadWrite); }, too_long, "File name too long");
+}
+
 TEST(TuningDb, ForeignTables) {
   ScratchDir dir;
   const std::string path = dir.file("other.sqlite3");

@@ -1,8 +1,11 @@
 // gemm-tune export / import / db: move tuning tables between machines and inspect a database.
 // No GPU needed. Every failure prints one line naming the file and the problem, and exits non-zero.
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 #include "commands.hpp"
@@ -70,14 +73,22 @@ Command add_export_command(CLI::App& app) {
       db::Filter filter = make_filter(o->device, o->dtype);
       if (!o->problem.empty()) filter.problem = parse_problem_key(o->problem);
       db::TuningDb database(path, db::OpenMode::kReadOnly);
+      if (!o->output.empty()) {
+        // Also by name: SQLite would take a file written as PATH-wal for the database's log.
+        namespace fs = std::filesystem;
+        std::error_code ec;
+        const fs::path output = fs::weakly_canonical(o->output, ec);
+        for (const char* side : {"", "-wal", "-shm", "-journal"})
+          if (fs::equivalent(o->output, path + side, ec) || (!output.empty() && output == fs::weakly_canonical(path + side, ec)))
+            throw UsageError("-o " + o->output + " is the database " + path + " itself (or its " +
+                             (*side ? side : "main") + " file); name another file");
+      }
       const auto rows = database.entries(filter);
       const std::string text = o->format == "csv" ? db::to_csv(rows) : db::to_json(rows);
       if (o->output.empty()) {
         std::cout << text;
       } else {
-        std::ofstream out(o->output, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out) throw db::DbError(o->output + ": cannot write file");
+        db::write_exchange_file(o->output, text);  // a temporary file and a rename: never half a file
       }
       std::fprintf(stderr, "exported %zu entries from %s\n", rows.size(), path.c_str());
       return 0;
@@ -137,7 +148,15 @@ Command add_db_command(CLI::App& app) {
       if (check->parsed()) {
         // Read-write so an older schema is migrated; a read-only file is still checked read-only.
         // Checking never creates a database.
-        if (!std::filesystem::exists(path)) throw db::DbError(path + ": no such file");
+        struct stat st {};
+        if (::stat(path.c_str(), &st) != 0)
+          throw db::DbError(path + (errno == ENOENT ? ": no such file" : ": cannot access: " + std::string(std::strerror(errno))));
+        if (S_ISDIR(st.st_mode)) throw db::DbError(path + ": is a directory, not a database");
+        // SQLite would take an empty file for an empty database and migrate it into one. (A WAL
+        // database whose pages are all still in PATH-wal is not empty.)
+        struct stat wal {};
+        if (st.st_size == 0 && (::stat((path + "-wal").c_str(), &wal) != 0 || wal.st_size == 0))
+          throw db::DbError(path + ": empty file, not an autogemm tuning database");
         std::unique_ptr<db::TuningDb> database;
         try {
           database = std::make_unique<db::TuningDb>(path, db::OpenMode::kReadWrite);
