@@ -364,7 +364,10 @@ bool is_iso8601_utc(const std::string& t) {
 std::optional<std::string> invalid_entry_reason(const Entry& e) {
   auto positive = [](int v) { return v > 0; };
   if (e.device.name.empty()) return "device.name: must not be empty";
-  if (e.device.cc_major < 1 || e.device.cc_minor < 0) return "device.cc_major/cc_minor: not a compute capability";
+  // One digit of minor version, as every compute capability has: "sm_111" must not be both 1.11 and 11.1.
+  if (e.device.cc_major < 1 || e.device.cc_minor < 0 || e.device.cc_minor > 9)
+    return "device.cc_major/cc_minor: not a compute capability, got " + std::to_string(e.device.cc_major) + "." +
+           std::to_string(e.device.cc_minor);
   if (!positive(e.device.sm_count)) return "device.sm_count: must be positive";
   if (e.device.memory_bytes <= 0 || e.device.l2_bytes <= 0) return "device.memory_bytes/l2_bytes: must be positive";
   if (!parse_types_key(e.problem.dtype))

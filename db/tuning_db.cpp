@@ -26,11 +26,20 @@ size_t ProblemKeyHash::operator()(const ProblemKey& key) const noexcept {
 }
 namespace fs = std::filesystem;
 
+namespace {
+
+// "81079MiB" when the size is a whole number of units (every card seen so far reports such sizes,
+// so their keys read as before), else the exact "85000000000B": two sizes never share a key.
+std::string size_text(int64_t bytes, int64_t unit, const char* unit_name) {
+  return bytes % unit == 0 ? std::to_string(bytes / unit) + unit_name : std::to_string(bytes) + "B";
+}
+
+}  // namespace
+
 std::string DeviceSignature::key() const {
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s|sm_%d%d|%dsm|%lldMiB|L2:%lldKiB", name.c_str(), cc_major, cc_minor, sm_count,
-                static_cast<long long>(memory_bytes >> 20), static_cast<long long>(l2_bytes >> 10));
-  return buf;
+  // The whole name, however long: the key is the device's identity in the database.
+  return name + "|sm_" + std::to_string(cc_major) + std::to_string(cc_minor) + "|" + std::to_string(sm_count) + "sm|" +
+         size_text(memory_bytes, int64_t{1} << 20, "MiB") + "|L2:" + size_text(l2_bytes, 1024, "KiB");
 }
 
 std::string default_user_db_path() {
@@ -54,6 +63,29 @@ std::string now_iso8601() {
 }
 
 namespace {
+
+// Signatures written by builds that rounded sizes to MiB and KiB and cut names at 255 bytes are
+// rewritten exactly from the stored columns, so lookups by DeviceSignature::key() find them. A key
+// already taken (such a build wrote again after this one) keeps the old row as it is.
+void rekey_devices(sqlite3* db, const std::string& path) {
+  std::vector<std::pair<int64_t, std::string>> stale;
+  {
+    Statement s(db, path, "SELECT id, signature, name, cc_major, cc_minor, sm_count, memory_bytes, l2_bytes FROM devices");
+    while (s.step()) {
+      const DeviceSignature d{s.text(2), s.integer(3), s.integer(4), s.integer(5), s.int64(6), s.int64(7)};
+      if (d.key() != s.text(1)) stale.emplace_back(s.int64(0), d.key());
+    }
+  }
+  if (stale.empty()) return;
+  Transaction tx(db, path);
+  Statement update(db, path, "UPDATE OR IGNORE devices SET signature = ?1 WHERE id = ?2");
+  for (const auto& [id, key] : stale) {
+    update.reset();
+    update.bind(1, key).bind(2, id);
+    update.step();
+  }
+  tx.commit();
+}
 
 // stat() that tells "absent" (false) from "cannot be looked at" (a DbError naming why).
 bool file_exists(const std::string& path) {
@@ -136,6 +168,7 @@ TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) :
       exec(db_, path_, "PRAGMA synchronous = NORMAL");
       exec(db_, path_, "PRAGMA foreign_keys = ON");
       if (version < kSchemaVersion) migrate(db_, path_, version);
+      rekey_devices(db_, path_);
     } else if (version == 0) {
       throw DbError(path + ": empty file, not an autogemm tuning database");
     } else if (version < kSchemaVersion) {

@@ -30,7 +30,8 @@ struct DeviceSignature {
   int sm_count = 0;
   int64_t memory_bytes = 0;
   int64_t l2_bytes = 0;
-  /// "NVIDIA H100 80GB HBM3|sm_90|132sm|79.1GiB... " — the key string stored in the database.
+  /// "NVIDIA H100 80GB HBM3|sm_90|132sm|81079MiB|L2:51200KiB": the key stored in the database, exact
+  /// in every field (a size that is not a whole number of MiB or KiB is written in bytes).
   std::string key() const;
   bool operator==(const DeviceSignature&) const = default;
 };

@@ -208,6 +208,42 @@ TEST(TuningDb, CheckNamesAMissingTable) {
   EXPECT_NE(r.integrity.find("view best_configs"), std::string::npos) << r.integrity;
 }
 
+// Devices that differ anywhere, however far into the name or however little in memory, are two.
+TEST(TuningDb, DeviceIdentityIsExact) {
+  ScratchDir dir;
+  TuningDb db(dir.file("t.sqlite3"), OpenMode::kReadWrite);
+  Entry a = sample_entry(0), b = sample_entry(0), c = sample_entry(0), d = sample_entry(0);
+  a.device.name = std::string(300, 'x') + "A";
+  b.device.name = std::string(300, 'x') + "B";
+  c.device.memory_bytes = a.device.memory_bytes + 1000;  // less than 1 MiB apart from d
+  d.device.l2_bytes = c.device.l2_bytes + 10;             // and less than 1 KiB in L2
+  EXPECT_EQ(db.record({a, b, c, d, sample_entry(0)}), 5);
+  EXPECT_EQ(db.devices().size(), 5u);
+  EXPECT_EQ(db.entries().size(), 5u);
+  for (const Entry& e : {a, b, c, d}) {
+    const auto found = db.entries({e.device.key(), "", std::nullopt});
+    ASSERT_EQ(found.size(), 1u) << e.device.key();
+    EXPECT_EQ(found[0].device, e.device);
+  }
+  // Rows keyed by earlier builds, which rounded to MiB, are found by the exact key once opened for writing.
+  const std::string old_path = dir.file("old.sqlite3");
+  { TuningDb init(old_path, OpenMode::kReadWrite); }
+  raw_sql(old_path,
+          "INSERT INTO devices VALUES (1, 'GPU|sm_90|132sm|81062MiB|L2:51200KiB', 'GPU', 9, 0, 132, 85000000000, "
+          "52428800);"
+          "INSERT INTO problems VALUES (1, 'f32', 'n', 'n', 8, 8, 8, 4);"
+          "INSERT INTO measurements (device_id, problem_id, kernel, splits, split_mode, median_us, min_us, spread_us,"
+          " iterations, tflops, check_passed, measured_at, library_version, kernel_grid, gpu_uuid, driver_version,"
+          " runtime_version, sm_clock_mhz, mem_clock_mhz) VALUES (1, 1, 'k', 1, 'none', 5, 4, 1, 10, 1, 1,"
+          " '2026-01-01T00:00:00Z', '0.0.1', 'g', 'u', 1, 1, 1, 1);");
+  const DeviceSignature gpu{"GPU", 9, 0, 132, 85000000000, 52428800};
+  TuningDb old(old_path, OpenMode::kReadWrite);
+  EXPECT_EQ(old.entries({gpu.key(), "", std::nullopt}).size(), 1u) << gpu.key();
+  // Whole MiB and KiB read as before: existing keys of real cards do not change.
+  const DeviceSignature h100{"NVIDIA H100 80GB HBM3", 9, 0, 132, 85017493504, 52428800};
+  EXPECT_EQ(h100.key(), "NVIDIA H100 80GB HBM3|sm_90|132sm|81079MiB|L2:51200KiB");
+}
+
 // A folder the user cannot enter is "permission denied", not "no such file"; a name too long for
 // the file system is an error, not an abort.
 TEST(TuningDb, UnreachablePaths) {
