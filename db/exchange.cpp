@@ -447,7 +447,8 @@ std::vector<Entry> from_json(const std::string& text) {
     // Syntax errors and numbers beyond a double (1e400) alike: name where, from a second pass.
     throw DbError(json_error_where(text));
   }
-  if (!doc.is_object()) throw DbError(std::string("not an autogemm tuning table (a JSON ") + doc.type_name() + ", not an object)");
+  if (!doc.is_object())
+    throw DbError(std::string("not an autogemm tuning table (a JSON ") + doc.type_name() + ", not an object)");
   const auto format = doc.find("format");
   if (format == doc.end() || !format->is_string() || format->get<std::string>() != kExchangeFormat)
     throw DbError(std::string("not an autogemm tuning table (\"format\" must be \"") + kExchangeFormat + "\", got " +

@@ -70,7 +70,8 @@ namespace {
 void rekey_devices(sqlite3* db, const std::string& path) {
   std::vector<std::pair<int64_t, std::string>> stale;
   {
-    Statement s(db, path, "SELECT id, signature, name, cc_major, cc_minor, sm_count, memory_bytes, l2_bytes FROM devices");
+    Statement s(db, path,
+                "SELECT id, signature, name, cc_major, cc_minor, sm_count, memory_bytes, l2_bytes FROM devices");
     while (s.step()) {
       const DeviceSignature d{s.text(2), s.integer(3), s.integer(4), s.integer(5), s.int64(6), s.int64(7)};
       if (d.key() != s.text(1)) stale.emplace_back(s.int64(0), d.key());

@@ -160,10 +160,11 @@ TEST(Exchange, MeasuredAtIsAFullIso8601UtcTime) {
   EXPECT_TRUE(is_iso8601_utc("2026-11-21T15:04:05Z"));
   EXPECT_TRUE(is_iso8601_utc("2024-02-29T23:59:59Z"));  // a leap day
   EXPECT_TRUE(is_iso8601_utc("2000-02-29T00:00:00Z"));
-  for (const char* bad : {"zzzz-zz-zzTzz:zz:zzZ", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-02-29T00:00:00Z",
-                          "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-00T00:00:00Z", "2026-11-21T24:00:00Z",
-                          "2026-11-21T10:60:00Z", "2026-11-21T10:00:60Z", "2026-11-21 10:00:00Z", "2026-11-21T10:00:00+",
-                          "+026-11-21T10:00:00Z", "2026-11-21T10:00:00", ""})
+  for (const char* bad :
+       {"zzzz-zz-zzTzz:zz:zzZ", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-02-29T00:00:00Z",
+        "1900-02-29T00:00:00Z", "2026-04-31T00:00:00Z", "2026-11-00T00:00:00Z", "2026-11-21T24:00:00Z",
+        "2026-11-21T10:60:00Z", "2026-11-21T10:00:60Z", "2026-11-21 10:00:00Z", "2026-11-21T10:00:00+",
+        "+026-11-21T10:00:00Z", "2026-11-21T10:00:00", ""})
     EXPECT_FALSE(is_iso8601_utc(bad)) << bad;
   expect_rejected(json_with("measured_at", "\"zzzz-zz-zzTzz:zz:zzZ\""),
                   "entry 1: provenance.measured_at: must be ISO 8601 UTC like 2026-11-21T15:04:05Z, got \"zzzz");
@@ -172,7 +173,8 @@ TEST(Exchange, MeasuredAtIsAFullIso8601UtcTime) {
 
 TEST(Exchange, NegativeDriverVersionsAndClocksAreRejected) {
   for (const char* field : {"driver_version", "runtime_version", "sm_clock_mhz", "mem_clock_mhz"})
-    expect_rejected(json_with(field, "-1"), std::string("entry 1: provenance.") + field + ": must not be negative, got -1");
+    expect_rejected(json_with(field, "-1"),
+                    std::string("entry 1: provenance.") + field + ": must not be negative, got -1");
   Entry unknown = sample_entry(0);
   unknown.provenance.sm_clock_mhz = unknown.provenance.mem_clock_mhz = 0;  // 0 = not read: still valid
   EXPECT_FALSE(invalid_entry_reason(unknown).has_value());

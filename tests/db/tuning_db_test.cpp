@@ -183,8 +183,9 @@ TEST(TuningDb, NegativeSchemaVersionIsRefused) {
   const std::string path = dir.file("t.sqlite3");
   { TuningDb db(path, OpenMode::kReadWrite); }
   raw_sql(path, "PRAGMA user_version = -5;");
-  expect_db_error([&] { TuningDb db(path, OpenMode::kReadWrite); }, path, "schema version -5 is not one autogemm writes");
-  expect_db_error([&] { TuningDb db(path, OpenMode::kReadOnly); }, path, "schema version -5 is not one autogemm writes");
+  const std::string refused = "schema version -5 is not one autogemm writes";
+  expect_db_error([&] { TuningDb db(path, OpenMode::kReadWrite); }, path, refused);
+  expect_db_error([&] { TuningDb db(path, OpenMode::kReadOnly); }, path, refused);
   sqlite3* raw = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
   EXPECT_THROW(migrate(raw, path, -5), DbError);

@@ -78,10 +78,13 @@ Command add_export_command(CLI::App& app) {
         namespace fs = std::filesystem;
         std::error_code ec;
         const fs::path output = fs::weakly_canonical(o->output, ec);
-        for (const char* side : {"", "-wal", "-shm", "-journal"})
-          if (fs::equivalent(o->output, path + side, ec) || (!output.empty() && output == fs::weakly_canonical(path + side, ec)))
-            throw UsageError("-o " + o->output + " is the database " + path + " itself (or its " +
-                             (*side ? side : "main") + " file); name another file");
+        for (const std::string side : {"", "-wal", "-shm", "-journal"}) {
+          const bool same = fs::equivalent(o->output, path + side, ec) ||
+                            (!output.empty() && output == fs::weakly_canonical(path + side, ec));
+          if (same)
+            throw UsageError("-o " + o->output + " is the database " + path +
+                             (side.empty() ? " itself" : "'s " + side + " file") + "; name another file");
+        }
       }
       const auto rows = database.entries(filter);
       const std::string text = o->format == "csv" ? db::to_csv(rows) : db::to_json(rows);
@@ -149,8 +152,10 @@ Command add_db_command(CLI::App& app) {
         // Read-write so an older schema is migrated; a read-only file is still checked read-only.
         // Checking never creates a database.
         struct stat st {};
-        if (::stat(path.c_str(), &st) != 0)
-          throw db::DbError(path + (errno == ENOENT ? ": no such file" : ": cannot access: " + std::string(std::strerror(errno))));
+        if (::stat(path.c_str(), &st) != 0) {
+          if (errno == ENOENT) throw db::DbError(path + ": no such file");
+          throw db::DbError(path + ": cannot access: " + std::strerror(errno));
+        }
         if (S_ISDIR(st.st_mode)) throw db::DbError(path + ": is a directory, not a database");
         // SQLite would take an empty file for an empty database and migrate it into one. (A WAL
         // database whose pages are all still in PATH-wal is not empty.)

@@ -38,7 +38,7 @@ case $3 in
     echo "{\"format\": \"autogemm-tuning\", $empty" > empty.json
     expect 0 "0 entries read" "$tune" import --db x.db empty.json
     expect 2 "is the database x.db itself" "$tune" export --db x.db -o x.db
-    expect 2 "is the database x.db itself" "$tune" export --db x.db -o ./x.db-wal
+    expect 2 "is the database x.db's -wal file" "$tune" export --db x.db -o ./x.db-wal
     expect 0 "integrity ok" "$tune" db check --db x.db
     mkdir out.json
     expect 1 "out.json: cannot write file" "$tune" export --db x.db -o out.json
