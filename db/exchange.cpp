@@ -533,7 +533,14 @@ std::vector<Entry> read_exchange_file(const std::string& path) {
   std::stringstream text;
   text << in.rdbuf();
   if (in.bad()) throw DbError(path + ": cannot read file: " + std::strerror(errno));
-  return parse_exchange(text.str());
+  const std::string content = text.str();
+  // Tables are shipped compressed (docs/results/*.csv.xz); say so rather than a CSV header error.
+  for (const auto& [magic, tool] : {std::pair<std::string_view, const char*>{"\xFD" "7zXZ", "xz"},
+                                    {"\x1F\x8B", "gzip"}, {"\x28\xB5\x2F\xFD", "zstd"}, {"BZh", "bzip2"}})
+    if (content.starts_with(magic))
+      throw DbError(path + ": is " + tool + "-compressed; decompress it first (" + tool + " -dc " + path +
+                    " > table.csv)");
+  return parse_exchange(content);
 }
 
 void write_exchange_file(const std::string& path, const std::string& text) {

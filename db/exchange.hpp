@@ -31,7 +31,8 @@ std::vector<Entry> from_csv(const std::string& text);
 /// non-blank character is '{' or '[', else CSV.
 std::vector<Entry> parse_exchange(const std::string& text);
 
-/// parse_exchange of a file's contents; throws DbError("PATH: cannot read file") when it cannot be read.
+/// parse_exchange of a file's contents; throws DbError naming PATH when it cannot be read, is a
+/// directory, or is compressed (xz, gzip, zstd, bzip2: "PATH: is xz-compressed; decompress it first ...").
 std::vector<Entry> read_exchange_file(const std::string& path);
 
 /// Writes `text` to `path` through a temporary file in the same folder and a rename, so `path` is

@@ -236,6 +236,23 @@ TEST(Exchange, ByteOrderMarkAndDirectories) {
   }
 }
 
+// A compressed table (docs/results keeps tables as NAME.xz) is named as such, not a bad CSV header.
+TEST(Exchange, CompressedFilesAreNamed) {
+  ScratchDir dir;
+  for (const auto& [tool, magic] : {std::pair<std::string, std::string>{"xz", "\xFD" "7zXZ\0"},
+                                    {"gzip", "\x1F\x8B\x08"}, {"zstd", "\x28\xB5\x2F\xFD"}, {"bzip2", "BZh9"}}) {
+    const std::string path = dir.file("table.csv." + tool);
+    std::ofstream(path, std::ios::binary) << magic << "rest of the stream";
+    try {
+      read_exchange_file(path);
+      FAIL() << "read a " << tool << " file";
+    } catch (const DbError& e) {
+      EXPECT_NE(std::string(e.what()).find("is " + tool + "-compressed; decompress it first"), std::string::npos)
+          << e.what();
+    }
+  }
+}
+
 TEST(Exchange, WriteExchangeFileReplacesWholeOrNotAtAll) {
   ScratchDir dir;
   const std::string out = dir.file("t.json");
