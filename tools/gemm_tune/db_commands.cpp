@@ -31,11 +31,27 @@ db::ProblemKey parse_problem_key(const std::string& text) {
   return key;
 }
 
-db::Filter make_filter(const std::string& device, const std::string& dtype) {
-  db::Filter f;
-  f.device_key = device;
-  f.dtype = dtype;
-  return f;
+// The rows of `filter` on the devices `device` names: a signature, or a device name (every
+// signature of that name); empty = every device. Nothing matching is an error that lists the
+// devices there are, not an empty table.
+std::vector<db::Entry> device_entries(const db::TuningDb& database, db::Filter filter, const std::string& device) {
+  if (device.empty()) return database.entries(filter);
+  std::vector<std::string> keys;
+  std::string known;
+  for (const auto& d : database.devices()) {
+    if (d.key() == device || d.name == device) keys.push_back(d.key());
+    known += (known.empty() ? "" : "; ") + d.key();
+  }
+  if (keys.empty())
+    throw db::DbError(database.path() + ": no device matches --device '" + device + "' (" +
+                      (known.empty() ? std::string("the database has no devices") : "devices: " + known) + ")");
+  std::vector<db::Entry> rows;
+  for (const auto& key : keys) {
+    filter.device_key = key;
+    const auto part = database.entries(filter);
+    rows.insert(rows.end(), part.begin(), part.end());
+  }
+  return rows;
 }
 
 // Runs `body`, turning a DbError into the one-line failure every db command promises.
@@ -65,12 +81,13 @@ Command add_export_command(CLI::App& app) {
                   "Only this problem: TRANSA,TRANSB,M,N,K,ALIGN of the column-major call, e.g. n,n,3072,3072,3072,4");
   sub->add_option("--format", o->format, "json or csv")->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
   sub->add_option("-o,--output", o->output, "Output file (default: standard output)");
-  sub->add_option("--device", o->device, "Only this device signature (see 'gemm-tune db devices')");
+  sub->add_option("--device", o->device, "Only this device: a signature or a name (see 'gemm-tune db devices')");
   sub->add_option("--dtype", o->dtype, "Only this data type (f32)");
   return {sub, [o]() {
     return guarded("export", [&] {
       const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
-      db::Filter filter = make_filter(o->device, o->dtype);
+      db::Filter filter;
+      filter.dtype = o->dtype;
       if (!o->problem.empty()) filter.problem = parse_problem_key(o->problem);
       db::TuningDb database(path, db::OpenMode::kReadOnly);
       if (!o->output.empty()) {
@@ -86,7 +103,7 @@ Command add_export_command(CLI::App& app) {
                              (side.empty() ? " itself" : "'s " + side + " file") + "; name another file");
         }
       }
-      const auto rows = database.entries(filter);
+      const auto rows = device_entries(database, filter, o->device);
       const std::string text = o->format == "csv" ? db::to_csv(rows) : db::to_json(rows);
       if (o->output.empty()) {
         std::cout << text;
@@ -142,7 +159,7 @@ Command add_db_command(CLI::App& app) {
   auto* devices = sub->add_subcommand("devices", "Device signatures in the database");
   auto* problems = sub->add_subcommand("problems", "Problems and how many candidates each has");
   auto* best = sub->add_subcommand("best", "The best valid entry per (device, problem)");
-  best->add_option("--device", o->device, "Only this device signature");
+  best->add_option("--device", o->device, "Only this device: a signature or a name");
   auto* check = sub->add_subcommand("check", "Schema version, row counts, integrity, kernels this build lacks");
   for (CLI::App* leaf : {devices, problems, best, check}) leaf->fallthrough();  // --db also after the verb
   return {sub, [=]() {
@@ -183,7 +200,7 @@ Command add_db_command(CLI::App& app) {
         for (const auto& d : database.devices()) std::printf("%s\n", d.key().c_str());
         return 0;
       }
-      const auto rows = database.entries(make_filter(o->device, ""));
+      const auto rows = device_entries(database, {}, o->device);
       if (problems->parsed()) {
         std::printf("%-10s %-3s %8s %8s %8s %5s %10s\n", "dtype", "op", "m", "n", "k", "align", "candidates");
         for (size_t i = 0; i < rows.size();) {

@@ -60,6 +60,25 @@ case $3 in
     expect 1 "Permission denied" $as_user "$tune" db check --db locked/t.db
     expect 1 "Permission denied" $as_user "$tune" export --db locked/t.db
     chmod 755 locked ;;
+  export_device)
+    cat > one.json <<'JSON'
+{"format": "autogemm-tuning", "format_version": 1, "entries": [{
+  "device": {"name": "NVIDIA H100 80GB HBM3", "cc_major": 9, "cc_minor": 0, "sm_count": 132,
+             "memory_bytes": 85017493504, "l2_bytes": 52428800},
+  "problem": {"dtype": "f32", "transa": "n", "transb": "n", "m": 64, "n": 64, "k": 64, "align": 4},
+  "candidate": {"kernel": "k", "splits": 1, "split_mode": "none"},
+  "measurement": {"median_us": 2, "min_us": 1, "spread_us": 1, "iterations": 5, "tflops": 1,
+                  "check_passed": true, "rel_error": 0},
+  "provenance": {"measured_at": "2026-11-21T15:04:05Z", "library_version": "0.1.0", "kernel_grid": "g",
+                 "gpu_uuid": "GPU-1", "driver_version": 1, "runtime_version": 1, "sm_clock_mhz": 1,
+                 "mem_clock_mhz": 1, "host": "h"}}]}
+JSON
+    expect 0 "1 entries read" "$tune" import --db t.db one.json
+    expect 0 "exported 1 entries" "$tune" export --db t.db --device "NVIDIA H100 80GB HBM3"
+    expect 0 "exported 1 entries" "$tune" export --db t.db --device "NVIDIA H100 80GB HBM3|sm_90|132sm|81079MiB|L2:51200KiB"
+    expect 1 "no device matches --device 'H200' (devices: NVIDIA H100 80GB HBM3|sm_90|" \
+      "$tune" export --db t.db --device H200
+    expect 1 "no device matches --device 'H200'" "$tune" db best --db t.db --device H200 ;;
   *) echo "unknown case $3"; exit 1 ;;
 esac
 echo PASS
