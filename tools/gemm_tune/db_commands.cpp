@@ -18,16 +18,22 @@ namespace {
 
 bool kernel_in_build(const std::string& name) { return find_kernel(name) != nullptr; }
 
-// "n,t,3072,3072,3072,4" -> the problem key; throws UsageError naming the text otherwise.
+// Shapes are entered and printed row-major, C[M,N] = A[M,K]·B[K,N], as --shape takes them, with the
+// layout letters of --layout; the database keys the column-major call, whose m is N and n is M
+// (to_column_major in tuner/problem_data.hpp).
+
+// "n,t,4096,11008,4096,4" (layout, row-major M,N,K, align) -> the problem key; throws UsageError
+// naming the text otherwise.
 db::ProblemKey parse_problem_key(const std::string& text) {
   db::ProblemKey key;
   int used = 0;
-  if (std::sscanf(text.c_str(), "%c,%c,%d,%d,%d,%d%n", &key.transa, &key.transb, &key.m, &key.n, &key.k, &key.align,
+  if (std::sscanf(text.c_str(), "%c,%c,%d,%d,%d,%d%n", &key.transa, &key.transb, &key.n, &key.m, &key.k, &key.align,
                   &used) != 6 ||
       used != static_cast<int>(text.size()) || (key.transa != 'n' && key.transa != 't') ||
       (key.transb != 'n' && key.transb != 't') || key.m <= 0 || key.n <= 0 || key.k <= 0 ||
       (key.align != 1 && key.align != 4))
-    throw UsageError("--problem '" + text + "' is not TRANSA,TRANSB,M,N,K,ALIGN (n|t, n|t, positive sizes, 1|4)");
+    throw UsageError("--problem '" + text +
+                     "' is not TRANSA,TRANSB,M,N,K,ALIGN (n|t, n|t, positive row-major sizes, 1|4)");
   return key;
 }
 
@@ -78,7 +84,8 @@ Command add_export_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   sub->add_option("--db", o->db, "Database file (default: $AUTOGEMM_DB or the XDG user database)");
   sub->add_option("--problem", o->problem,
-                  "Only this problem: TRANSA,TRANSB,M,N,K,ALIGN of the column-major call, e.g. n,n,3072,3072,3072,4");
+                  "Only this problem: TRANSA,TRANSB (the layout, as --layout), M,N,K (row-major, as --shape), "
+                  "ALIGN, e.g. n,n,4096,11008,4096,4");
   sub->add_option("--format", o->format, "json or csv")->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
   sub->add_option("-o,--output", o->output, "Output file (default: standard output)");
   sub->add_option("--device", o->device, "Only this device: a signature or a name (see 'gemm-tune db devices')");
@@ -202,19 +209,19 @@ Command add_db_command(CLI::App& app) {
       }
       const auto rows = device_entries(database, {}, o->device);
       if (problems->parsed()) {
-        std::printf("%-10s %-3s %8s %8s %8s %5s %10s\n", "dtype", "op", "m", "n", "k", "align", "candidates");
+        std::printf("%-10s %-6s %8s %8s %8s %5s %10s\n", "dtype", "layout", "M", "N", "K", "align", "candidates");
         for (size_t i = 0; i < rows.size();) {
           size_t j = i;
           while (j < rows.size() && rows[j].problem == rows[i].problem) ++j;
           const auto& p = rows[i].problem;
-          std::printf("%-10s %c%c  %8d %8d %8d %5d %10zu\n", p.dtype.c_str(), p.transa, p.transb, p.m, p.n, p.k,
+          std::printf("%-10s %c%c     %8d %8d %8d %5d %10zu\n", p.dtype.c_str(), p.transa, p.transb, p.n, p.m, p.k,
                       p.align, j - i);
           i = j;
         }
         return 0;
       }
       if (best->parsed()) {
-        std::printf("%-40s %-3s %8s %8s %8s %5s %-58s %6s %10s %8s\n", "device", "op", "m", "n", "k", "align",
+        std::printf("%-40s %-6s %8s %8s %8s %5s %-58s %6s %10s %8s\n", "device", "layout", "M", "N", "K", "align",
                     "kernel", "split", "median_us", "TFLOP/s");
         for (size_t i = 0; i < rows.size();) {
           size_t j = i;
@@ -225,8 +232,8 @@ Command add_db_command(CLI::App& app) {
               winner = &rows[j];
           if (winner) {
             const auto& p = winner->problem;
-            std::printf("%-40s %c%c  %8d %8d %8d %5d %-58s %4d%-2s %10.2f %8.2f\n",
-                        winner->device.key().substr(0, 40).c_str(), p.transa, p.transb, p.m, p.n, p.k, p.align,
+            std::printf("%-40s %c%c     %8d %8d %8d %5d %-58s %4d%-2s %10.2f %8.2f\n",
+                        winner->device.key().substr(0, 40).c_str(), p.transa, p.transb, p.n, p.m, p.k, p.align,
                         winner->candidate.kernel.c_str(), winner->candidate.splits,
                         winner->candidate.split_mode == "none" ? "" : winner->candidate.split_mode.substr(0, 1).c_str(),
                         winner->measurement.median_us, winner->measurement.tflops);

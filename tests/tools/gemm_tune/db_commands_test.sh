@@ -4,6 +4,7 @@
 set -u
 tune=$1
 work=$2/$3
+data=$(cd "$(dirname "$0")/../../data" && pwd)
 rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
 
 # expect RC TEXT COMMAND...: runs COMMAND, prints what it said, fails unless it exited RC and said TEXT.
@@ -61,24 +62,21 @@ case $3 in
     expect 1 "Permission denied" $as_user "$tune" export --db locked/t.db
     chmod 755 locked ;;
   export_device)
-    cat > one.json <<'JSON'
-{"format": "autogemm-tuning", "format_version": 1, "entries": [{
-  "device": {"name": "NVIDIA H100 80GB HBM3", "cc_major": 9, "cc_minor": 0, "sm_count": 132,
-             "memory_bytes": 85017493504, "l2_bytes": 52428800},
-  "problem": {"dtype": "f32", "transa": "n", "transb": "n", "m": 64, "n": 64, "k": 64, "align": 4},
-  "candidate": {"kernel": "k", "splits": 1, "split_mode": "none"},
-  "measurement": {"median_us": 2, "min_us": 1, "spread_us": 1, "iterations": 5, "tflops": 1,
-                  "check_passed": true, "rel_error": 0},
-  "provenance": {"measured_at": "2026-11-21T15:04:05Z", "library_version": "0.1.0", "kernel_grid": "g",
-                 "gpu_uuid": "GPU-1", "driver_version": 1, "runtime_version": 1, "sm_clock_mhz": 1,
-                 "mem_clock_mhz": 1, "host": "h"}}]}
-JSON
+    cp "$data/db_one_entry.json" one.json
     expect 0 "1 entries read" "$tune" import --db t.db one.json
     expect 0 "exported 1 entries" "$tune" export --db t.db --device "NVIDIA H100 80GB HBM3"
     expect 0 "exported 1 entries" "$tune" export --db t.db --device "NVIDIA H100 80GB HBM3|sm_90|132sm|81079MiB|L2:51200KiB"
     expect 1 "no device matches --device 'H200' (devices: NVIDIA H100 80GB HBM3|sm_90|" \
       "$tune" export --db t.db --device H200
     expect 1 "no device matches --device 'H200'" "$tune" db best --db t.db --device H200 ;;
+  row_major_shapes)
+    # One row keyed as the column-major call m=64, n=128, k=32: row-major M=128, N=64, K=32.
+    sed -e 's/"m": 64, "n": 64, "k": 64/"m": 64, "n": 128, "k": 32/' "$data/db_one_entry.json" > one.json
+    expect 0 "1 entries read" "$tune" import --db t.db one.json
+    expect 0 "f32        nn          128       64       32     4          1" "$tune" db problems --db t.db
+    expect 0 "nn          128       64       32     4 k" "$tune" db best --db t.db
+    expect 0 "exported 1 entries" "$tune" export --db t.db --problem n,n,128,64,32,4
+    expect 0 "exported 0 entries" "$tune" export --db t.db --problem n,n,64,128,32,4 ;;
   *) echo "unknown case $3"; exit 1 ;;
 esac
 echo PASS
