@@ -2,6 +2,7 @@
 // exactly the same fields and validation.
 #include "exchange.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -543,9 +544,41 @@ std::vector<Entry> read_exchange_file(const std::string& path) {
   return parse_exchange(content);
 }
 
+namespace {
+
+// Writes all of `text` to `fd`; false with errno set on failure.
+bool write_all(int fd, const std::string& text) {
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      if (n == 0) errno = EIO;
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
 void write_exchange_file(const std::string& path, const std::string& text) {
   namespace fs = std::filesystem;
-  const fs::path target(path);
+  struct stat existing {};
+  const bool exists = ::stat(path.c_str(), &existing) == 0;
+  if (exists && !S_ISREG(existing.st_mode) && !S_ISDIR(existing.st_mode)) {
+    // A terminal, pipe or /dev/stdout: a stream has no partial file to avoid, and renaming over it
+    // would replace the device node.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC);
+    const bool ok = fd >= 0 && write_all(fd, text);
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
+    if (!ok) throw DbError(path + ": cannot write file: " + std::strerror(err));
+    return;
+  }
+  // Through a symbolic link to the file it names, so the link stays a link.
+  std::error_code ec;
+  const fs::path target = fs::is_symlink(path, ec) ? fs::weakly_canonical(path, ec) : fs::path(path);
   const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
   // Same folder, so the rename is atomic; the leading dot keeps it out of globs meanwhile.
   std::string temp = (dir / ("." + target.filename().string() + ".tmp.XXXXXX")).string();
@@ -557,29 +590,23 @@ void write_exchange_file(const std::string& path, const std::string& text) {
     throw DbError(path + ": " + what + ": " + std::strerror(err));
   };
   // mkstemp makes 0600; give the file the mode a plain create (or the file it replaces) would have.
-  struct stat st {};
   mode_t mode = 0;
-  if (::stat(path.c_str(), &st) == 0) {
-    mode = st.st_mode & 07777;
+  if (exists) {
+    mode = existing.st_mode & 07777;
   } else {
     const mode_t mask = ::umask(0);
     ::umask(mask);
     mode = 0666 & ~mask;
   }
   if (::fchmod(fd, mode) != 0) fail("cannot write file", errno);
-  for (size_t done = 0; done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail("cannot write file", n < 0 ? errno : EIO);
-    done += static_cast<size_t>(n);
-  }
+  if (!write_all(fd, text)) fail("cannot write file", errno);
   if (::fsync(fd) != 0) fail("cannot write file", errno);
   if (::close(fd) != 0) {
     const int err = errno;
     ::unlink(temp.c_str());
     throw DbError(path + ": cannot write file: " + std::strerror(err));
   }
-  if (::rename(temp.c_str(), path.c_str()) != 0) {
+  if (::rename(temp.c_str(), target.c_str()) != 0) {
     const int err = errno;
     ::unlink(temp.c_str());
     throw DbError(path + ": cannot write file: " + std::strerror(err));

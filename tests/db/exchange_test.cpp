@@ -261,6 +261,15 @@ TEST(Exchange, WriteExchangeFileReplacesWholeOrNotAtAll) {
   std::ifstream in(out);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_EQ(text, "second, longer");
+  // A link stays a link, and the file it names gets the text; a device is written in place.
+  std::filesystem::create_symlink(out, dir.file("link.json"));
+  write_exchange_file(dir.file("link.json"), "through the link");
+  EXPECT_TRUE(std::filesystem::is_symlink(dir.file("link.json")));
+  std::ifstream linked(out);
+  EXPECT_EQ(std::string((std::istreambuf_iterator<char>(linked)), std::istreambuf_iterator<char>()), "through the link");
+  std::filesystem::remove(dir.file("link.json"));
+  EXPECT_NO_THROW(write_exchange_file("/dev/null", "discarded"));
+  EXPECT_TRUE(std::filesystem::is_character_file("/dev/null"));
   std::filesystem::create_directory(dir.file("sub"));
   EXPECT_THROW(write_exchange_file(dir.file("sub"), "x"), DbError);  // rename onto a directory fails
   EXPECT_THROW(write_exchange_file(dir.file("absent/t.json"), "x"), DbError);
