@@ -397,36 +397,36 @@ CheckReport TuningDb::check(bool (*kernel_exists)(const std::string&)) const {
   r.schema_version = schema_version();
   // PRAGMA integrity_check only checks the objects that exist: a dropped table is not its business.
   std::string missing;
-  {
+  const auto has = [&](const std::string& type, const std::string& name) {
     Statement s(db_, path_, "SELECT 1 FROM sqlite_master WHERE type = ?1 AND name = ?2");
-    for (const auto& [type, name] : {std::pair<std::string, std::string>{"table", "autogemm_meta"},
-                                     {"table", "devices"}, {"table", "problems"}, {"table", "measurements"},
-                                     {"table", "pruned"}, {"view", "best_configs"},
-                                     {"index", "measurements_by_problem"}}) {
-      s.reset();
-      s.bind(1, type).bind(2, name);
-      if (!s.step()) missing += (missing.empty() ? "" : ", ") + type + " " + name;
-    }
-  }
-  if (!missing.empty()) {
-    r.integrity = "schema version " + std::to_string(r.schema_version) + " lacks " + missing;
-    return r;
-  }
-  auto count = [&](const char* sql) {
+    s.bind(1, type).bind(2, name);
+    return s.step();
+  };
+  for (const auto& [type, name] : {std::pair<std::string, std::string>{"table", "autogemm_meta"},
+                                   {"table", "devices"}, {"table", "problems"}, {"table", "measurements"},
+                                   {"table", "pruned"}, {"view", "best_configs"}, {"index", "measurements_by_problem"}})
+    if (!has(type, name)) missing += (missing.empty() ? "" : ", ") + type + " " + name;
+  // The counts of the tables that are there.
+  auto count = [&](const char* table, const char* sql) -> int64_t {
+    if (!has("table", table)) return 0;
     Statement s(db_, path_, sql);
     s.step();
     return s.int64(0);
   };
-  r.devices = count("SELECT COUNT(*) FROM devices");
-  r.problems = count("SELECT COUNT(*) FROM problems");
-  r.measurements = count("SELECT COUNT(*) FROM measurements");
-  r.failed_checks = count("SELECT COUNT(*) FROM measurements WHERE check_passed = 0");
+  r.devices = count("devices", "SELECT COUNT(*) FROM devices");
+  r.problems = count("problems", "SELECT COUNT(*) FROM problems");
+  r.measurements = count("measurements", "SELECT COUNT(*) FROM measurements");
+  r.failed_checks = count("measurements", "SELECT COUNT(*) FROM measurements WHERE check_passed = 0");
   {
     Statement s(db_, path_, "PRAGMA integrity_check");
     s.step();
     r.integrity = s.text(0);
   }
-  if (kernel_exists != nullptr) {
+  if (!missing.empty()) {
+    const std::string lacks = "schema version " + std::to_string(r.schema_version) + " lacks " + missing;
+    r.integrity = r.integrity == "ok" ? lacks : lacks + "; " + r.integrity;
+  }
+  if (kernel_exists != nullptr && has("table", "measurements")) {
     Statement s(db_, path_, "SELECT DISTINCT kernel FROM measurements ORDER BY kernel");
     while (s.step())
       if (!kernel_exists(s.text(0))) r.missing_kernels.push_back(s.text(0));
