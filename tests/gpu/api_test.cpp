@@ -167,7 +167,8 @@ TEST_F(SgemmApiTest, ModesAndRecording) {
   check(AUTOGEMM_OP_T, AUTOGEMM_OP_T, 123, 45, 67, 1.0f, 0.0f, 0, 0, 13200);  // recorded once
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_EQ(text, "transa,transb,m,n,k\nt,t,123,45,67\n");
+  // The call as it ran: minimal leading dimensions (lda = k, ldb = n, ldc = m), odd, so the scalar class.
+  EXPECT_EQ(text, "transa,transb,m,n,k,lda,ldb,ldc,align\nt,t,123,45,67,67,45,123,1\n");
   unlink(path);
   autogemmSetRecordUntuned(handle_, nullptr);
   autogemmSetDatabasePath(handle_, nullptr);
