@@ -101,6 +101,27 @@ bool file_exists(const std::string& path) {
   throw DbError(path + ": cannot access: " + std::strerror(errno));
 }
 
+// Whether this process may write the file and create files beside it (SQLite's WAL index and locks).
+bool writable_location(const std::string& path) {
+  const fs::path dir = fs::path(path).parent_path();
+  return access(path.c_str(), W_OK) == 0 && access(dir.empty() ? "." : dir.c_str(), W_OK | X_OK) == 0;
+}
+
+// "file:<path>?immutable=1" with the characters a URI gives meaning to escaped.
+std::string immutable_uri(const std::string& path) {
+  std::string uri = "file:";
+  for (const char ch : path) {
+    if (ch == '%' || ch == '?' || ch == '#') {
+      char hex[4];
+      std::snprintf(hex, sizeof hex, "%%%02X", static_cast<unsigned char>(ch));
+      uri += hex;
+    } else {
+      uri += ch;
+    }
+  }
+  return uri + "?immutable=1";
+}
+
 }  // namespace
 
 TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) : path_(path) {
@@ -121,8 +142,17 @@ TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) :
   } else if (!exists) {
     throw DbError(path + ": no such file");
   }
-  const int flags = write ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
-  if (sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+  int flags = write ? (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) : SQLITE_OPEN_READONLY;
+  std::string name = path;
+  if (!write && !writable_location(path)) {
+    // A reader that may not write beside the file (a table installed read-only for a fleet): SQLite
+    // would try to create the WAL index or take a lock there and fail ("attempt to write a readonly
+    // database"). Opened as immutable it reads the file as it is, without locks; `gemm-tune db pack`
+    // writes files meant for this, whole and out of WAL mode.
+    name = immutable_uri(path);
+    flags |= SQLITE_OPEN_URI;
+  }
+  if (sqlite3_open_v2(name.c_str(), &db_, flags | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
     const std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     db_ = nullptr;
@@ -180,6 +210,42 @@ TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) :
   } catch (...) {
     sqlite3_close(db_);
     db_ = nullptr;
+    throw;
+  }
+}
+
+void TuningDb::pack_to(const std::string& out) const {
+  const fs::path target(out);
+  const fs::path dir = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  if (fs::weakly_canonical(target) == fs::weakly_canonical(path_))
+    throw DbError(out + ": is the database being packed; name another file");
+  std::string temp = (dir / ("." + target.filename().string() + ".pack.XXXXXX")).string();
+  const int fd = mkstemp(temp.data());
+  if (fd < 0) throw DbError(out + ": cannot write file: " + std::strerror(errno));
+  ::close(fd);
+  ::unlink(temp.c_str());  // VACUUM INTO writes a file that does not exist yet
+  try {
+    Statement vacuum(db_, path_, "VACUUM INTO ?1");
+    vacuum.bind(1, temp);
+    vacuum.step();
+    sqlite3* copy = nullptr;
+    if (sqlite3_open_v2(temp.c_str(), &copy, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
+      const std::string message = copy ? sqlite3_errmsg(copy) : "out of memory";
+      sqlite3_close(copy);
+      throw DbError(out + ": cannot open the packed copy: " + message);
+    }
+    try {
+      exec(copy, temp, "PRAGMA journal_mode = DELETE");
+    } catch (...) {
+      sqlite3_close(copy);
+      throw;
+    }
+    sqlite3_close(copy);
+    ::chmod(temp.c_str(), 0644);  // readable by every user of the machines it is installed on
+    if (::rename(temp.c_str(), target.c_str()) != 0)
+      throw DbError(out + ": cannot write file: " + std::strerror(errno));
+  } catch (...) {
+    ::unlink(temp.c_str());
     throw;
   }
 }

@@ -150,6 +150,11 @@ class TuningDb {
   std::vector<DeviceSignature> devices() const;
   CheckReport check(bool (*kernel_exists)(const std::string&) = nullptr) const;
 
+  /// Writes a copy of the database to `out` for distribution: vacuumed, with a rollback journal
+  /// (not WAL), whole or not at all (a temporary file beside `out`, then a rename), so that readers
+  /// who cannot write beside it read it as it is. Throws DbError naming the file.
+  void pack_to(const std::string& out) const;
+
  private:
   std::string path_;
   sqlite3* db_ = nullptr;

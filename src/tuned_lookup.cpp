@@ -2,6 +2,7 @@
 #include "tuned_lookup.hpp"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <cmath>
 #include <cstdint>
@@ -93,9 +94,26 @@ std::vector<std::string> split_path_list(const std::string& list) {
   return paths;
 }
 
+std::string system_db_path() {
+  if (const char* env = std::getenv("AUTOGEMM_SYSTEM_DB"); env != nullptr && *env != '\0') return env;
+  // PREFIX/share/autogemm/tuning.sqlite3 of the prefix this code was installed into: the folder above
+  // the one holding libautogemm.so (PREFIX/lib) or the program linked with it (PREFIX/bin), so that
+  // `cmake --install --prefix P` finds P's database wherever P is.
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<const void*>(&system_db_path), &info) != 0 && info.dli_fname != nullptr) {
+    std::error_code ec;
+    const std::filesystem::path binary = std::filesystem::canonical(info.dli_fname, ec);
+    if (!ec && binary.has_parent_path() && binary.parent_path().has_parent_path()) {
+      const std::filesystem::path candidate = binary.parent_path().parent_path() / "share/autogemm/tuning.sqlite3";
+      if (std::filesystem::exists(candidate, ec)) return candidate.string();
+    }
+  }
+  return AUTOGEMM_SYSTEM_DB_PATH;  // the configured install prefix's
+}
+
 std::vector<std::string> tuning_db_search_path() {
   if (const char* env = std::getenv("AUTOGEMM_DB"); env != nullptr && *env != '\0') return split_path_list(env);
-  return {db::default_user_db_path(), AUTOGEMM_SYSTEM_DB_PATH};
+  return {db::default_user_db_path(), system_db_path()};
 }
 
 namespace {

@@ -31,6 +31,11 @@ db::Entry measurement_entry(const db::DeviceSignature& device, const db::Problem
                             const KernelInstance& kernel, SplitChoice split, const TimingResult& time,
                             bool check_passed, double rel_error, const db::Provenance& provenance);
 
+/// The read-only system database: $AUTOGEMM_SYSTEM_DB, else PREFIX/share/autogemm/tuning.sqlite3 of
+/// the prefix the library (or the program linked with it) is installed in, where that file exists,
+/// else the configured install prefix's.
+std::string system_db_path();
+
 /// The database paths searched by default, in order: $AUTOGEMM_DB, else user then system database.
 std::vector<std::string> tuning_db_search_path();
 

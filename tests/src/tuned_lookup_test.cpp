@@ -2,6 +2,7 @@
 // and damaged files that are skipped (with a warning), never fatal.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <set>
 
@@ -183,6 +184,22 @@ TEST(ResultCheck, HasNoBoundForTypesItDoesNotKnow) {
     EXPECT_EQ(e.status(), AUTOGEMM_STATUS_NOT_SUPPORTED);
     EXPECT_NE(std::string(e.what()).find("f16.f16.f16.f32"), std::string::npos) << e.what();
   }
+}
+
+// The system database: AUTOGEMM_SYSTEM_DB names it; without it, the installed prefix's (the test
+// binary is not installed, so the configured one), after the user's database.
+TEST(TuningDbSearchPath, SystemDatabaseFollowsAutogemmSystemDb) {
+  const char* saved_db = std::getenv("AUTOGEMM_DB");
+  const std::string keep_db = saved_db ? saved_db : "";
+  unsetenv("AUTOGEMM_DB");
+  setenv("AUTOGEMM_SYSTEM_DB", "/opt/fleet/tuning.sqlite3", 1);
+  EXPECT_EQ(system_db_path(), "/opt/fleet/tuning.sqlite3");
+  const auto path = tuning_db_search_path();
+  ASSERT_EQ(path.size(), 2u);
+  EXPECT_EQ(path[1], "/opt/fleet/tuning.sqlite3");
+  unsetenv("AUTOGEMM_SYSTEM_DB");
+  EXPECT_EQ(system_db_path(), AUTOGEMM_SYSTEM_DB_PATH_FOR_TESTS);
+  if (saved_db) setenv("AUTOGEMM_DB", keep_db.c_str(), 1);
 }
 
 TEST(RuntimeMode, Parse) {

@@ -159,19 +159,28 @@ Command add_db_command(CLI::App& app) {
   auto* sub = app.add_subcommand("db", "Inspect a tuning database: devices, problems, best entries, check");
   sub->require_subcommand(1);
   struct Opts {
-    std::string db, device;
+    std::string db, device, output;
   };
   auto o = std::make_shared<Opts>();
   sub->add_option("--db", o->db, "Database file (default: $AUTOGEMM_DB or the XDG user database)");
+  auto* pack = sub->add_subcommand("pack", "Write a copy to ship to other machines: vacuumed, not in WAL mode, "
+                                           "readable from a folder its readers cannot write");
+  pack->add_option("-o,--output", o->output, "The packed file")->required();
   auto* devices = sub->add_subcommand("devices", "Device signatures in the database");
   auto* problems = sub->add_subcommand("problems", "Problems and how many candidates each has");
   auto* best = sub->add_subcommand("best", "The best valid entry per (device, problem)");
   best->add_option("--device", o->device, "Only this device: a signature or a name");
   auto* check = sub->add_subcommand("check", "Schema version, row counts, integrity, kernels this build lacks");
-  for (CLI::App* leaf : {devices, problems, best, check}) leaf->fallthrough();  // --db also after the verb
+  for (CLI::App* leaf : {devices, problems, best, check, pack}) leaf->fallthrough();  // --db also after the verb
   return {sub, [=]() {
     const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
     return guarded("db", [&] {
+      if (pack->parsed()) {
+        const db::TuningDb database(path, db::OpenMode::kReadOnly);
+        database.pack_to(o->output);
+        std::printf("packed %s into %s\n", path.c_str(), o->output.c_str());
+        return 0;
+      }
       if (check->parsed()) {
         // Read-write so an older schema is migrated; a read-only file is still checked read-only.
         // Checking never creates a database.
