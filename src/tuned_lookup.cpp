@@ -25,6 +25,7 @@ struct LookupState {
   std::mutex mutex;
   std::map<std::string, std::unique_ptr<db::TuningDb>> open;  // path -> database, null when unusable
   std::map<std::string, std::vector<NeighbourMeasurement>> measurements;  // paths|device|class -> rows
+  std::set<std::string> checked_devices;  // path|device: whether the file has rows for the device, warned once
   uint64_t generation = 0;  // bumped whenever measurements are forgotten
 };
 
@@ -140,6 +141,22 @@ db::TuningDb* open_database(LookupState& s, const std::string& path, bool warn_m
   return it->second.get();
 }
 
+
+/// Warns once per file and device when the file has tuned rows but none for `device`: a table
+/// installed from another kind of GPU, whose problems all run the untuned choice here.
+void warn_if_other_devices_only(LookupState& s, const db::TuningDb& database, const std::string& path,
+                                const db::DeviceSignature& device) {
+  if (!s.checked_devices.insert(path + "|" + device.key()).second) return;
+  const std::vector<db::DeviceSignature> devices = database.devices();
+  if (devices.empty()) return;
+  for (const db::DeviceSignature& d : devices)
+    if (d.key() == device.key()) return;
+  logger().warn("tuning database {} has rows for {} other device{} ({}{}) and none for this one ({}): problems run "
+                "the untuned choice; tune this GPU (gemm-tune tune) or install a table tuned on it",
+                path, devices.size(), devices.size() == 1 ? "" : "s", devices.front().key(),
+                devices.size() > 1 ? ", ..." : "", device.key());
+}
+
 }  // namespace
 
 std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const db::DeviceSignature& device,
@@ -154,6 +171,7 @@ std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const
         if (source) *source = path;
         return entry;
       }
+      warn_if_other_devices_only(s, *database, path, device);
     } catch (const db::DbError& e) {
       logger().warn("ignoring tuning database after a failed query: {}", e.what());
       s.open[path].reset();  // warned once; never queried again in this process
@@ -220,6 +238,7 @@ void reset_tuned_lookup() {
   std::lock_guard lock(state().mutex);
   state().open.clear();
   state().measurements.clear();
+  state().checked_devices.clear();
   ++state().generation;
 }
 

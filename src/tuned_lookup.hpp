@@ -43,7 +43,7 @@ std::vector<std::string> tuning_db_search_path();
 std::vector<std::string> split_path_list(const std::string& list);
 
 /// The best valid entry for (device, problem) whose kernel this build has, from the first database
-/// in `paths` that has one. `source` receives the path it came from. A missing file is skipped
+/// in `paths` that has one. A database with rows for other devices only is warned about once. `source` receives the path it came from. A missing file is skipped
 /// silently unless `warn_missing`.
 std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const db::DeviceSignature& device,
                                     const db::ProblemKey& problem, std::string* source = nullptr,

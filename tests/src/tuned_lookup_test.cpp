@@ -70,6 +70,30 @@ TEST_F(TunedLookupTest, FirstDatabaseWithAnEntryWins) {
   EXPECT_FALSE(find_tuned(tuning_db_search_path(), user.device, other).has_value());
 }
 
+// A table installed from another kind of GPU serves nothing here, and says so once per file.
+TEST_F(TunedLookupTest, ATableOfOtherDevicesOnlyIsWarnedAboutOnce) {
+  ScratchDir dir;
+  const db::Entry h100 = entry(50);
+  {
+    db::TuningDb d(dir.file("h100.sqlite3"), db::OpenMode::kReadWrite);
+    d.record({h100});
+  }
+  db::DeviceSignature a100 = h100.device;
+  a100.name = "NVIDIA A100-SXM4-80GB", a100.cc_major = 8, a100.sm_count = 108;
+  const std::vector<std::string> paths{dir.file("h100.sqlite3")};
+  ::testing::internal::CaptureStderr();
+  EXPECT_FALSE(find_tuned(paths, a100, h100.problem).has_value());
+  db::ProblemKey other = h100.problem;
+  other.m += 1;
+  EXPECT_FALSE(find_tuned(paths, a100, other).has_value());
+  EXPECT_TRUE(find_tuned(paths, h100.device, h100.problem).has_value());  // the H100 itself: no warning
+  const std::string said = ::testing::internal::GetCapturedStderr();
+  const std::string expect = "has rows for 1 other device (" + h100.device.key() + ") and none for this one (" +
+                             a100.key() + ")";
+  EXPECT_NE(said.find(expect), std::string::npos) << said;
+  EXPECT_EQ(said.find(expect), said.rfind(expect)) << "warned twice: " << said;
+}
+
 TEST_F(TunedLookupTest, KernelsThisBuildLacksAreSkipped) {
   ScratchDir dir;
   {
