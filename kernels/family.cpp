@@ -26,29 +26,48 @@ const KernelFamily& family_of(const KernelConfig& c) {
   return c.residues > 1 ? kSimtGemmResidueFamily : kSimtGemmFamily;
 }
 
+std::pair<int, int> extents_as_run(const KernelConfig& c, int m, int n) {
+  const KernelFamily& family = family_of(c);
+  if (family.runs_transposed != nullptr && family.runs_transposed(c, m, n)) return {n, m};
+  return {m, n};
+}
+
+GemmProblem problem_as_run(const KernelConfig& c, const GemmProblem& problem) {
+  const KernelFamily& family = family_of(c);
+  if (family.runs_transposed != nullptr && family.runs_transposed(c, problem.m, problem.n))
+    return transposed_problem(problem);
+  return problem;
+}
+
 std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device,
                              RepackPolicy repack) {
   if (const char* why = invalid_reason(kernel.config)) return why;
   if (kernel.config.types != problem.types)
     return "instance computes " + types_key(kernel.config.types) + ", the problem is " + types_key(problem.types);
-  return family_of(kernel.config).cannot_implement(kernel.config, problem, device, repack);
+  const GemmProblem run = problem_as_run(kernel.config, problem);
+  const std::string why = family_of(kernel.config).cannot_implement(kernel.config, run, device, repack);
+  if (why.empty() || run.c_transposed == problem.c_transposed) return why;
+  return "run as its transpose (" + std::to_string(run.m) + " x " + std::to_string(run.n) + "): " + why;
 }
 
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count, SplitModes modes) {
-  return family_of(c).split_candidates(c, m, n, k, sm_count, modes);
+  const auto [rm, rn] = extents_as_run(c, m, n);
+  return family_of(c).split_candidates(c, rm, rn, k, sm_count, modes);
 }
 
-WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested) {
+WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& original, SplitChoice requested) {
   const KernelFamily& family = family_of(kernel.config);
+  const GemmProblem problem = problem_as_run(kernel.config, original);
   WorkspaceNeeds needs;
   needs.repack_bytes = repack_layout(problem, repack_plan(kernel.config, problem)).bytes;
   family.add_workspace(kernel, problem, family.effective_split(kernel.config, requested), needs);
   return needs;
 }
 
-GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice requested) {
+GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& original, SplitChoice requested) {
   const KernelConfig& c = kernel.config;
   const KernelFamily& family = family_of(c);
+  const GemmProblem problem = problem_as_run(c, original);
   const SplitChoice split = family.effective_split(c, requested);
   const SplitGeometry g = family.split_geometry(c, problem.k, split);
   GemmParams p;
@@ -63,6 +82,7 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
   p.ldc = problem.ldc;
   p.alpha = problem.alpha;
   p.beta = problem.beta;
+  p.c_transposed = problem.c_transposed;
   p.splits = g.splits;
   p.k_per_split = g.k_per_split;
   p.mode = g.splits > 1 ? split.mode : SplitKMode::kNone;

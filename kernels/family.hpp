@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gemm_problem.hpp"
@@ -69,6 +70,9 @@ struct KernelFamily {
   cudaError_t (*finish)(const KernelInstance& kernel, const GemmParams& p, const GemmProblem& original,
                         cudaStream_t stream);
   FamilyCostTerms cost;
+  /// Whether an instance runs an m x n output as its transpose (transposed_problem), or nullptr: never.
+  /// Every entry below asks the family about the problem as it runs (problem_as_run).
+  bool (*runs_transposed)(const KernelConfig& c, int m, int n) = nullptr;
 };
 
 /// Every family's contract, one entry per family.
@@ -77,6 +81,11 @@ const std::vector<const KernelFamily*>& kernel_families();
 const KernelFamily& family_of(const KernelConfig& c);
 
 // --- The contract as the runtime and the tuner call it (each through family_of) ---
+
+/// The problem as `c` runs it: the problem itself, or its transpose where the family says so.
+GemmProblem problem_as_run(const KernelConfig& c, const GemmProblem& problem);
+/// The output's extents (m, n) as `c` runs them (swapped where it runs the transpose).
+std::pair<int, int> extents_as_run(const KernelConfig& c, int m, int n);
 
 /// Why `kernel` cannot run `problem` on `device`, or "" when it can. With RepackPolicy::kAllowed a
 /// kernel that reads a K-major operand of the problem X-major qualifies when the repack is offered

@@ -55,6 +55,9 @@ struct GemmParams {
   // Read by the launch: the workspace holds a streamed tail's slots (partials) and zeroed counters
   // (semaphores), so a TMA launch may run its partial last wave as one (StreamKTail; run() sets it).
   bool streamk = false;
+  // C's element (i, j) lies at c[j + i·ldc], not c[i + j·ldc]: the launch runs the transpose of the
+  // caller's problem (GemmProblem::c_transposed; GEMV instances only).
+  bool c_transposed = false;
 };
 
 #if defined(__CUDACC__)

@@ -23,7 +23,24 @@ struct GemmProblem {
   int64_t ldc = 0;
   float alpha = 1.0f, beta = 0.0f;
   GemmTypes types{};  // element and compute types (autogemmSgemm: FP32 throughout)
+  /// C's element (i, j) lies at c[j + i·ldc]: this is the transpose of the caller's problem
+  /// (transposed_problem), which a GEMV instance runs for an output at most 4 rows tall.
+  bool c_transposed = false;
 };
+
+/// The same product as its transpose: C = op(A)·op(B) is (op(B)ᵀ·op(A)ᵀ)ᵀ, so the problem with m and
+/// n swapped, B as A and A as B (each with the other op) and C read through c_transposed writes the
+/// same elements of the same C.
+inline GemmProblem transposed_problem(const GemmProblem& p) {
+  GemmProblem t = p;
+  auto flip = [](Op op) { return op == Op::N ? Op::T : Op::N; };
+  t.op_a = flip(p.op_b), t.op_b = flip(p.op_a);
+  t.m = p.n, t.n = p.m;
+  t.a = p.b, t.lda = p.ldb;
+  t.b = p.a, t.ldb = p.lda;
+  t.c_transposed = !p.c_transposed;
+  return t;
+}
 
 /// Whether an operand allows 16-byte vector loads: a 16-byte aligned base and a leading dimension
 /// that is a multiple of 4 floats.

@@ -124,7 +124,10 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
                    const DeviceModel& device) {
   const KernelFamily& family = family_of(c);
   const FamilyCostTerms& terms = family.cost;
-  if (terms.streams_a) return estimate_gemv_us(c, blocks_per_sm, m, n, k, split, device);
+  if (terms.streams_a) {
+    const auto [rm, rn] = extents_as_run(c, m, n);
+    return estimate_gemv_us(c, blocks_per_sm, rm, rn, k, split, device);
+  }
   const int occ = std::max(1, blocks_per_sm);
   // Families whose every launch is reduced (residue instances): the launch's own geometry.
   const bool reduced = terms.always_reduced;

@@ -38,10 +38,12 @@ __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int6
       const bool other_in = kKMajor ? gx < x_end : gk < k_end;
       valid = other_in ? max(0, min(V, contig_left)) : 0;
     }
-    // The substitute address is never read (src size 0) but must still be a valid global address.
-    const float* src = valid > 0 ? elem : g;
     float* dst = s + row * kRowStride + col;
-    cp_async_vec<V>(dst, src, valid * 4);
+    if constexpr (kInterior) {
+      cp_async_vec<V>(dst, elem, 4 * V);
+    } else {
+      cp_async_vec_cut<V>(dst, elem, g, valid * 4);  // a cut vector addresses only its bytes inside
+    }
   }
 }
 
@@ -110,7 +112,7 @@ class OperandLoader {
 #pragma unroll
           for (int it = 0; it < kIters; ++it) {
             const int n = it < dead ? 0 : x_bytes;
-            cp_async_vec<V>(dst + it * kRowStep * kRowStride, n > 0 ? src : g_, n);
+            cp_async_vec_cut<V>(dst + it * kRowStep * kRowStride, src, g_, n);
             src += row_step_;
           }
           return;
@@ -133,8 +135,7 @@ class OperandLoader {
 #pragma unroll
       for (int it = 0; it < kIters; ++it) {
         const int n = it < live && it >= dead ? bytes : 0;
-        const float* from = n > 0 ? src : g_;  // a 0-byte copy reads nothing but needs a valid address
-        cp_async_vec<V>(dst + it * kRowStep * kRowStride, from, n);
+        cp_async_vec_cut<V>(dst + it * kRowStep * kRowStride, src, g_, n);
         src += row_step_;
       }
     } else if (x0_ + X <= x_end_ && k0 + BK <= k_end_) {

@@ -1,6 +1,6 @@
 // The contract of the GEMV-shaped family (simt_sgemv.cuh): outputs at most kGemvMaxN columns wide,
-// A streamed once, K split into partials that the last block of each row block reduces in the same
-// launch.
+// or at most kGemvMaxN rows tall run as their transpose, A streamed once, K split into partials that
+// the last block of each row block reduces in the same launch.
 #include "family.hpp"
 
 namespace autogemm {
@@ -14,7 +14,8 @@ std::string gemv_cannot_implement(const KernelConfig& c, const GemmProblem& prob
   // row-major M = 1 in `nt`/`tt` has ldb = 1 and would otherwise run scalar GEMV loads over an aligned A.
   if (why.empty()) why = check_alignment(c, problem, plan, false, true);
   if (why.empty() && problem.n > c.bn)
-    why = "GEMV instance handles n <= " + std::to_string(c.bn) + ", the problem has n = " + std::to_string(problem.n);
+    why = "GEMV instance handles n <= " + std::to_string(c.bn) + " (or m <= " + std::to_string(c.bn) +
+          " as the transpose), the problem has m = " + std::to_string(problem.m) + ", n = " + std::to_string(problem.n);
   if (why.empty()) why = check_architecture(device);
   if (why.empty()) why = check_resources(c, problem, device);
   return why;
@@ -45,14 +46,19 @@ void gemv_add_workspace(const KernelInstance& kernel, const GemmProblem& problem
   add_split_workspace(c, problem, split, whole_k_geometry(c, problem.k, split), true, needs);
 }
 
+// An output at most bn rows tall and wider than bn runs as its transpose, a GEMV over the other
+// operand (1x3072x3072 row-major is 3072x1x3072 in column-major terms: B streams, A is the vector).
+// Outputs both ways at most bn run as given.
+bool gemv_runs_transposed(const KernelConfig& c, int m, int n) { return n > c.bn && m <= c.bn; }
+
 cudaError_t reduced_in_launch(const KernelInstance&, const GemmParams&, const GemmProblem&, cudaStream_t) {
   return cudaSuccess;
 }
 
 }  // namespace
 
-extern const KernelFamily kSimtGemvFamily{"simt_gemv",         gemv_cannot_implement, serial_as_parallel,
-                                          whole_k_geometry,    gemv_split_candidates, gemv_add_workspace,
-                                          reduced_in_launch,   {.streams_a = true}};
+extern const KernelFamily kSimtGemvFamily{"simt_gemv",           gemv_cannot_implement, serial_as_parallel,
+                                          whole_k_geometry,      gemv_split_candidates, gemv_add_workspace,
+                                          reduced_in_launch,     {.streams_a = true},   gemv_runs_transposed};
 
 }  // namespace autogemm

@@ -1,5 +1,6 @@
 // FP32 GEMV-shaped kernel for outputs at most kGemvMaxN columns wide (row-major M <= 4): C (m x n) =
-// alpha * op(A) op(B) + beta * C with n <= 4. Such a problem reads A (m x k) once and does at most 4
+// alpha * op(A) op(B) + beta * C with n <= 4. An output at most 4 rows tall runs as its transpose
+// (transposed_problem; GemmParams::c_transposed stores C row-major). Such a problem reads A (m x k) once and does at most 4
 // FMAs per element read, so it is bound by DRAM bandwidth; a GEMM tile would stage A through shared
 // memory and compute mostly zero columns. Here every thread streams its part of A straight into
 // registers with several vector loads in flight (evict-first in L2, stream_load.cuh), and a block
@@ -45,6 +46,12 @@ __device__ __forceinline__ KRange split_k_range(const GemmParams& p) {
   return {begin, min(p.k, begin + p.k_per_split)};
 }
 
+/// C(i, j)'s address: column-major, or row-major where the launch runs the transpose of an output
+/// at most 4 rows tall (GemmParams::c_transposed).
+__device__ __forceinline__ float* c_element(const GemmParams& p, int i, int j) {
+  return p.c_transposed ? p.c + static_cast<int64_t>(i) * p.ldc + j : p.c + static_cast<int64_t>(j) * p.ldc + i;
+}
+
 /// Hands over this block's sum for C(i, j): straight to C when K is not split (alpha, beta; beta == 0
 /// never reads C, as in BLAS), else to this split's slice of the partials (split, j, i).
 __device__ __forceinline__ void emit(const GemmParams& p, int i, int j, float sum) {
@@ -52,7 +59,7 @@ __device__ __forceinline__ void emit(const GemmParams& p, int i, int j, float su
     p.partials[(static_cast<int64_t>(blockIdx.y) * p.n + j) * p.m + i] = sum;
     return;
   }
-  store_scaled(p.c + static_cast<int64_t>(j) * p.ldc + i, sum, p.alpha, p.beta);
+  store_scaled(c_element(p, i, j), sum, p.alpha, p.beta);
 }
 
 /// Split K only: after every thread's emit(), the last block of rows [m0, m0 + BM) to arrive adds the
@@ -72,7 +79,7 @@ __device__ __forceinline__ void reduce_splits_if_last(const GemmParams& p, int m
     if (i >= p.m || j >= p.n) continue;
     float sum = 0.0f;
     for (int s = 0; s < p.splits; ++s) sum += __ldcg(p.partials + (static_cast<int64_t>(s) * p.n + j) * p.m + i);
-    store_scaled(p.c + static_cast<int64_t>(j) * p.ldc + i, sum, p.alpha, p.beta);
+    store_scaled(c_element(p, i, j), sum, p.alpha, p.beta);
   }
   if (threadIdx.x == 0) p.semaphores[blockIdx.x] = 0;
 }

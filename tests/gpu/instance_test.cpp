@@ -1,7 +1,8 @@
 // Every compiled kernel instance against the float64 reference: odd sizes and sizes that are
 // multiples of no tile, alpha/beta with beta = 0 over NaN, leading dimensions above the minimum,
 // misaligned bases for scalar-class instances, both split-k reductions (and the residue planes'
-// reduction of residue instances, run on odd lda), NaN in the padding rows of a K-major B. The
+// reduction of residue instances, run on odd lda), NaN in the padding rows of a K-major B, GEMV
+// instances on outputs at most 4 rows tall (run as the transpose). The
 // output is NaN-poisoned beforehand, and the padding rows of C must still be NaN afterwards
 // (nothing written out of bounds).
 #include <cmath>
@@ -88,33 +89,40 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     SCOPED_TRACE(::testing::Message() << kernel().name << " m=" << cs.m << " n=" << cs.n << " k=" << cs.k
                                       << " alpha=" << cs.alpha << " beta=" << cs.beta << " splits=" << cs.split.splits
                                       << " mode=" << split_mode_name(cs.split.mode));
-    // GEMV instances read B with scalar loads whatever their class (operation.cpp, cannot_implement):
-    // their B gets the scalar class's odd ld and unaligned base in every instance.
-    const bool b_scalar = cfg.align == 1 || cfg.is_gemv();
+    // A GEMV instance runs an output wider than kGemvMaxN and at most that tall as its transpose
+    // (transposed_problem): the problem's layout is then (flip op_b, flip op_a) of the instance's,
+    // its A the instance's vector operand and its B the streamed one.
+    const bool transposed = cfg.is_gemv() && cs.n > kGemvMaxN;
+    auto flip = [](Op op) { return op == Op::N ? Op::T : Op::N; };
+    const Op op_a = transposed ? flip(cfg.op_b) : cfg.op_a, op_b = transposed ? flip(cfg.op_a) : cfg.op_b;
+    // GEMV instances read their vector operand with scalar loads whatever their class (cannot_implement):
+    // it gets the scalar class's odd ld and unaligned base in every instance.
     // Residue instances (KernelConfig::residues) exist for an lda that is not a multiple of 4, from
     // an aligned base, with B aligned: every case runs as its residue planes (4 or 8 of them), of K
     // (nt) or of M (tt).
     const bool residues = cfg.residues > 1;
-    const int lda = pad_ld(cfg.op_a == Op::N ? cs.m : cs.k, cfg.align == 1 || residues);
-    const int ldb = pad_ld(cfg.op_b == Op::N ? cs.k : cs.n, b_scalar);
+    const bool a_scalar = cfg.align == 1 || residues || transposed;
+    const bool b_scalar = transposed ? cfg.align == 1 : cfg.align == 1 || cfg.is_gemv();
+    const int lda = pad_ld(op_a == Op::N ? cs.m : cs.k, a_scalar);
+    const int ldb = pad_ld(op_b == Op::N ? cs.k : cs.n, b_scalar);
     const int ldc = pad_ld(cs.m, cfg.align == 1);
-    // Scalar-class instances get bases one float past 16-byte alignment.
-    const int shift = cfg.align == 1 ? 1 : 0;
+    // Scalar-class operands get bases one float past 16-byte alignment (residue instances' A is aligned).
+    const int shift = cfg.align == 1 || transposed ? 1 : 0;
     const int b_shift = b_scalar ? 1 : 0;
-    const size_t a_elems = size_t(lda) * (cfg.op_a == Op::N ? cs.k : cs.m) + shift;
-    const size_t b_elems = size_t(ldb) * (cfg.op_b == Op::N ? cs.n : cs.k) + b_shift;
+    const size_t a_elems = size_t(lda) * (op_a == Op::N ? cs.k : cs.m) + shift;
+    const size_t b_elems = size_t(ldb) * (op_b == Op::N ? cs.n : cs.k) + b_shift;
     const size_t c_elems = size_t(ldc) * cs.n;
     GemmBuffers buffers(a_elems, b_elems, c_elems);
     const auto& [a, b, c, c0] = buffers;
     DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
     ASSERT_CUDA(buffers.fill(seed, cs.beta == 0.0f));  // beta = 0 must never read C
     if (residues) {  // A's padding, which the residues' aligned copies read, is NaN
-      const bool m_major = cfg.op_a == Op::N;
+      const bool m_major = op_a == Op::N;
       ASSERT_CUDA(poison_padding(a.get() + shift, lda, m_major ? cs.m : cs.k, m_major ? cs.k : cs.m));
     }
-    if (b_is_k_major(cfg.op_b)) {
-      // A K-major B's padding rows are NaN: a 16-byte load of its last partial vector (the TMA
-      // instances' copy threads in `nn`) reads them and must zero what lies past k.
+    if (b_is_k_major(op_b)) {
+      // A K-major B's padding rows are NaN: none may reach C (a TMA box of B zero-fills what lies
+      // past k, the copies of the other families stop at k).
       ASSERT_CUDA(poison_padding(b.get() + b_shift, ldb, cs.k, cs.n));
     }
     if (cs.beta != 0.0f) {
@@ -127,10 +135,10 @@ class InstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t
     }
 
     GemmProblem p;
-    p.op_a = cfg.op_a, p.op_b = cfg.op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
+    p.op_a = op_a, p.op_b = op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
     p.a = a.get() + shift, p.lda = lda, p.b = b.get() + b_shift, p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
     p.alpha = cs.alpha, p.beta = cs.beta;
-    ASSERT_EQ(alignment_class(p), cfg.align == 4 && !b_scalar && !residues ? 4 : 1);
+    ASSERT_EQ(alignment_class(p), !a_scalar && !b_scalar ? 4 : 1);
     DeviceLimits limits;
     ASSERT_CUDA(current_device_limits(limits));
     ASSERT_EQ(cannot_implement(kernel(), p, limits), "");
@@ -188,6 +196,10 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
       {50, 2, 4100, 1.0f, 0.5f, none},      {133, 2, 777, 0.5f, 0.0f, {5, SplitKMode::kParallel}},
       {3001, 1, 1531, 1.0f, 0.0f, {12, SplitKMode::kParallel}}, {50, 4, 4100, 1.0f, 0.5f, {8, SplitKMode::kParallel}},
       {97, 3, 300, -1.0f, 0.0f, {2, SplitKMode::kSerial}},
+      // Outputs at most 4 rows tall and wider than 4: the same kernels on the transposed problem,
+      // which writes C row-major (GemmParams::c_transposed), split K too.
+      {1, 3001, 1531, 1.0f, 0.0f, none},    {3, 129, 33, 1.5f, -0.75f, none},    {4, 97, 300, -1.0f, 0.0f, none},
+      {2, 50, 4100, 1.0f, 0.5f, {8, SplitKMode::kParallel}},                   {1, 3001, 1531, 1.0f, 0.0f, {12, SplitKMode::kParallel}},
   };
   uint64_t seed = GetParam() * 101;
   for (const Case& cs : kernel().config.is_gemv() ? gemv_cases : gemm_cases) {

@@ -174,6 +174,49 @@ TEST(Alignment, GemvInstancesNeedOnlyAAligned) {
   EXPECT_TRUE(can_implement(instance(gemv_config(16, 8, Op::N, Op::T, 1)), nt, h100()));
 }
 
+TEST(Gemv, OutputsAtMostFourRowsTallRunAsTheirTranspose) {
+  // Row-major 3072 x 1 x 3072 in `nn` is column-major 1 x 3072 x 3072: C = op(A) op(B) runs as
+  // Cᵀ = op(B)ᵀ op(A)ᵀ, a GEMV of layout `tt` over B (3072 x 3072) with A as its vector.
+  GemmProblem nn = problem(Op::N, Op::N, 1, 3072, 3072);
+  nn.c = reinterpret_cast<float*>(0x30000);
+  nn.ldc = 4, nn.ldb = 3076;
+  const KernelInstance tt = instance(gemv_config(16, 8, Op::T, Op::T, 4));
+  const KernelInstance same = instance(gemv_config(16, 8, Op::N, Op::N, 4));
+  EXPECT_TRUE(can_implement(tt, nn, h100()));
+  EXPECT_EQ(cannot_implement(same, nn, h100()),
+            "run as its transpose (3072 x 1): layout nn differs from the problem's tt");
+  const GemmProblem run = problem_as_run(tt.config, nn);
+  EXPECT_TRUE(run.c_transposed);
+  EXPECT_EQ(run.m, 3072);
+  EXPECT_EQ(run.n, 1);
+  EXPECT_EQ(run.a, nn.b);
+  EXPECT_EQ(run.lda, 3076);
+  EXPECT_EQ(run.b, nn.a);
+  EXPECT_EQ(run.ldb, nn.lda);
+  // The launch writes C(i, j) at c[j + i·ldc] and splits K over row blocks of the 3072 rows.
+  const GemmParams p = launch_params(tt, nn, {8, SplitKMode::kParallel});
+  EXPECT_TRUE(p.c_transposed);
+  EXPECT_EQ(p.m, 3072);
+  EXPECT_EQ(p.c, nn.c);
+  EXPECT_EQ(p.ldc, 4);
+  EXPECT_EQ(workspace_size(tt, nn, {8, SplitKMode::kParallel}).semaphore_count, 3072u / 16);
+  const auto as_given = split_candidates(tt.config, 3072, 1, 3072, 132);
+  const auto transposed = split_candidates(tt.config, 1, 3072, 3072, 132);
+  ASSERT_EQ(transposed.size(), as_given.size());
+  EXPECT_GT(transposed.size(), 1u);
+  for (size_t i = 0; i < as_given.size(); ++i) EXPECT_EQ(transposed[i].splits, as_given[i].splits);
+  // Outputs at most 4 wide both ways run as given; wider both ways do not run at all.
+  EXPECT_FALSE(problem_as_run(tt.config, problem(Op::N, Op::N, 3, 4, 64)).c_transposed);
+  EXPECT_NE(cannot_implement(same, problem(Op::N, Op::N, 8, 8, 64), h100()).find("n <= 4 (or m <= 4"), std::string::npos);
+  // The transpose of the transpose is the problem.
+  const GemmProblem back = transposed_problem(run);
+  EXPECT_FALSE(back.c_transposed);
+  EXPECT_EQ(back.op_a, Op::N);
+  EXPECT_EQ(back.op_b, Op::N);
+  EXPECT_EQ(back.a, nn.a);
+  EXPECT_EQ(back.m, 1);
+}
+
 TEST(Repack, WorkspaceHoldsBothCopiesAtAlignedOffsets) {
   const GemmProblem tn = problem(Op::T, Op::N, 2049, 2051, 37);
   const KernelInstance nt = instance(with_layout(Op::N, Op::T));
