@@ -1,7 +1,8 @@
 // Thin wrappers over the sm_80+ asynchronous global->shared copy (cp.async) with zero fill: bytes past
-// `src_bytes` are written as zeros, so tile edges need no separate path. A copy addresses its whole
-// size whatever `src_bytes` says (compute-sanitizer counts a 16-byte copy of 4 source bytes as a
-// 16-byte read), so a vector cut by the end of an operand goes through cp_async_16_cut, which
+// `src_bytes` are written as zeros, so tile edges need no separate path. A copy reads `src_bytes`
+// but addresses its whole size (compute-sanitizer counts a 16-byte copy of 4 source bytes as a
+// 16-byte read past an allocation that ends after those 4; one of 0 source bytes it does not count),
+// so a vector cut by the end of an operand's last column goes through cp_async_16_cut, which
 // addresses only the bytes it copies.
 #pragma once
 

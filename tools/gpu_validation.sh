@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the GPU validation of a build on a machine with a GPU and writes every log under OUT_DIR:
 #   the whole GPU suite, compute-sanitizer memcheck and racecheck over the covering subset
-#   (every layout, alignment class, stage count and split-k path), gemm-tune selfcheck, and the
-#   seed-shape benchmark against cuBLAS as JSON.
+#   (every layout, alignment class, stage count and split-k path; memcheck also runs the
+#   tight-allocation fuzz test, 150 random problems whose operands end where their allocations
+#   end), gemm-tune selfcheck, and the seed-shape benchmark against cuBLAS as JSON.
 #   tune: the seed shapes tuned from an empty database (wall time measured), then the seed benchmark
 #   with that database; exhaustive: the seed shapes with --exhaustive into a scratch database.
 # Usage: tools/gpu_validation.sh BUILD_DIR OUT_DIR [steps...]
@@ -117,6 +118,8 @@ done
       sed -E 's/^\[ *([A-Z]+) *\] ([0-9]+).*/\2 \L\1/' | paste -sd, - | sed 's/,/, /g')
     verdict=$(grep -oE '(ERROR|RACECHECK) SUMMARY: .*|^[0-9]+ passed, [0-9]+ failed' "$out/$name.log" | tail -n 1)
     echo "$name: ${counts:+$counts; }${verdict:+$verdict; }exit status ${rcs[$name]}"
+    fuzz=$(grep -oE '^\[ fuzz +\] .*' "$out/$name.log" | sed -E 's/^\[ fuzz +\] //' | tail -n 1)
+    [ -z "$fuzz" ] || echo "$name, tight-allocation fuzz: $fuzz"
   done
 } >"$out/validation.txt"
 cat "$out/validation.txt"

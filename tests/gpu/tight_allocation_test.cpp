@@ -1,9 +1,9 @@
 // Random GEMMs whose operands end exactly where their allocations end, as a sub-matrix view or a
 // packed allocator gives them (ld·(cols − 1) + rows elements from the pointer, all cuBLAS reads):
 // random M, N, K in 1..3000 (log-uniform, so most are small and every tile edge is hit), layouts,
-// leading-dimension padding, pointer offsets of 0-3 floats (so both alignment classes), alpha and
+// leading-dimension padding, pointer offsets of 0-4 floats (so both alignment classes), alpha and
 // beta (beta = 0 over NaN). Each problem runs twice: through autogemmSgemm (the library's own
-// choice) and as a random instance of every family that can run it, with a random split of K and
+// choice) and as a random instance of a random family among those that can run it, with a random split of K and
 // repacked operands where the instance asks for them. The padding rows of A, B and C are NaN: a
 // padding element that reaches C shows as NaN, one written changes its bits. Run under
 // compute-sanitizer memcheck (tools/gpu_validation.sh, step sanitize), any read past an allocation
@@ -79,15 +79,22 @@ FuzzProblem draw(std::mt19937_64& rng, double max_volume) {
   auto extent = [&] { return std::min(3000, static_cast<int>(std::exp(log_extent(rng)))); };
   auto pick = [&](int n) { return static_cast<int>(rng() % static_cast<uint64_t>(n)); };
   FuzzProblem f;
+  f.op_a = pick(2) ? Op::T : Op::N;
+  f.op_b = pick(2) ? Op::T : Op::N;
   do {
     f.m = extent(), f.n = extent(), f.k = extent();
   } while (static_cast<double>(f.m) * f.n * f.k > max_volume);
-  f.op_a = pick(2) ? Op::T : Op::N;
-  f.op_b = pick(2) ? Op::T : Op::N;
-  // Tight (ld = rows) half of the time, else 1-8 floats of padding; offsets 0 half of the time.
-  auto pad = [&] { return pick(2) ? 0 : 1 + pick(8); };
-  auto offset = [&] { return pick(2) ? 0 : pick(4); };
-  f.pad_a = pad(), f.pad_b = pad(), f.pad_c = pad();
+  // Leading dimensions: tight (ld = rows) half of the time, else a multiple of 4 (the aligned class
+  // with its cut last vectors) or 1-8 floats of padding; offsets 0 half of the time, else 1-4.
+  auto pad = [&](int rows) {
+    switch (pick(4)) {
+      case 0: return (rows + 3) / 4 * 4 - rows + 4 * pick(3);
+      case 1: return 1 + pick(8);
+      default: return 0;
+    }
+  };
+  auto offset = [&] { return pick(2) ? 0 : 1 + pick(4); };
+  f.pad_a = pad(f.op_a == Op::N ? f.m : f.k), f.pad_b = pad(f.op_b == Op::N ? f.k : f.n), f.pad_c = pad(f.m);
   f.offset_a = offset(), f.offset_b = offset(), f.offset_c = offset();
   const float alphas[] = {1.0f, -1.5f, 0.5f};
   const float betas[] = {0.0f, 0.0f, 1.0f, -0.75f};
@@ -175,11 +182,19 @@ TEST_F(TightAllocationFuzz, ReadsAndWritesOnlyTheMatrices) {
           << autogemmGetLastErrorMessage();
     });
     check(f, problem_seed, "instance", [&](const GemmProblem& p) {
-      std::vector<size_t> able;
+      // A family first, then one of its instances, so that families with few instances (TMA,
+      // residues) get their share.
+      std::vector<std::vector<size_t>> able(kernel_families().size());
       for (size_t r = 0; r < registry.size(); ++r)
-        if (can_implement(registry[r], p, limits, RepackPolicy::kAllowed)) able.push_back(r);
-      ASSERT_FALSE(able.empty()) << "no instance runs the problem";
-      const KernelInstance& kernel = registry[able[rng() % able.size()]];
+        if (can_implement(registry[r], p, limits, RepackPolicy::kAllowed))
+          for (size_t fam = 0; fam < able.size(); ++fam)
+            if (kernel_families()[fam] == &family_of(registry[r].config)) able[fam].push_back(r);
+      std::vector<size_t> families;
+      for (size_t fam = 0; fam < able.size(); ++fam)
+        if (!able[fam].empty()) families.push_back(fam);
+      ASSERT_FALSE(families.empty()) << "no instance runs the problem";
+      const std::vector<size_t>& of_family = able[families[rng() % families.size()]];
+      const KernelInstance& kernel = registry[of_family[rng() % of_family.size()]];
       const auto splits = split_candidates(kernel.config, p.m, p.n, p.k, limits.sm_count);
       const SplitChoice split = splits[rng() % splits.size()];
       SCOPED_TRACE(::testing::Message() << kernel.name << " split " << split_label(split));
