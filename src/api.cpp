@@ -1,7 +1,9 @@
 // The C API entry points: validate, convert to the internal problem, choose, run; every exception
 // becomes a status here and nowhere else (nothing throws across the C boundary).
 #include <cmath>
+#include <cstdio>
 #include <new>
+#include <string_view>
 
 #include "autogemm/autogemm.h"
 #include "context.hpp"
@@ -156,6 +158,38 @@ extern "C" autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void* 
       handle->workspace_.set_user(workspace, bytes);
     }
     handle->clear_choices();  // a tuned choice that repacks operands depends on the workspace's size
+    return AUTOGEMM_STATUS_SUCCESS;
+  });
+}
+
+extern "C" autogemmStatus_t autogemmExplainSgemm(autogemmHandle_t handle, autogemmOperation_t transa,
+                                                 autogemmOperation_t transb, int m, int n, int k, const float* A,
+                                                 int lda, const float* B, int ldb, const float* C, int ldc,
+                                                 autogemmChoiceInfo_t* info) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmExplainSgemm: invalid handle");
+  if (info == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmExplainSgemm: info is null");
+  const float one = 1.0f;  // alpha and beta do not change the choice
+  if (const Validation v =
+          validate_sgemm(transa, transb, m, n, k, &one, A, lda, B, ldb, &one, C, ldc);
+      !v.ok())
+    return fail(v.status, "autogemmExplainSgemm: " + v.message);
+  *info = autogemmChoiceInfo_t{};
+  return guarded("autogemmExplainSgemm", [&] {
+    if (m == 0 || n == 0 || k == 0) return AUTOGEMM_STATUS_SUCCESS;  // nothing runs but a scale of C
+    DeviceGuard guard(handle->device);
+    GemmProblem p;
+    p.op_a = transa == AUTOGEMM_OP_N ? Op::N : Op::T;
+    p.op_b = transb == AUTOGEMM_OP_N ? Op::N : Op::T;
+    p.m = m, p.n = n, p.k = k;
+    p.a = A, p.lda = lda, p.b = B, p.ldb = ldb, p.c = const_cast<float*>(C), p.ldc = ldc;
+    p.types = kF32Types;
+    const KernelChoice choice = handle->choose(p);
+    std::snprintf(info->kernel, sizeof info->kernel, "%.*s", static_cast<int>(choice.kernel->name.size()),
+                  choice.kernel->name.data());
+    std::snprintf(info->split, sizeof info->split, "%s", split_label(choice.split).c_str());
+    std::snprintf(info->source, sizeof info->source, "%s", choice.source);
+    info->time_us = choice.estimate_us;
+    info->measured = std::string_view(choice.source) != "untuned";
     return AUTOGEMM_STATUS_SUCCESS;
   });
 }

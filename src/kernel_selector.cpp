@@ -98,7 +98,7 @@ KernelChoice KernelSelector::tuned_choice(const GemmProblem& problem, const db::
                   kernel->name, problem.m, problem.n, problem.k, workspace.user_need(needs), workspace.user_bytes());
     return {};
   }
-  return {kernel, split, 0.0, "tuned"};
+  return {kernel, split, entry->measurement.median_us, "tuned"};
 }
 
 KernelChoice KernelSelector::online_choice(const GemmProblem& problem, int align, cudaStream_t stream,

@@ -13,7 +13,7 @@ namespace autogemm {
 struct KernelChoice {
   const KernelInstance* kernel = nullptr;
   SplitChoice split;
-  double estimate_us = 0.0;        // the cost model's estimate (0 for tuned choices)
+  double estimate_us = 0.0;        // the cost model's estimate (untuned), or the measured median (tuned, online)
   const char* source = "untuned";  // "tuned" (a database), "untuned" (cost model) or "online"
 };
 

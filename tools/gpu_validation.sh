@@ -2,7 +2,7 @@
 # Runs the GPU validation of a build on a machine with a GPU and writes every log under OUT_DIR:
 #   the whole GPU suite, compute-sanitizer memcheck and racecheck over the covering subset
 #   (every layout, alignment class, stage count and split-k path; memcheck also runs the
-#   tight-allocation fuzz test, 150 random problems whose operands end where their allocations
+#   tight-allocation fuzz test, 500 random problems whose operands end where their allocations
 #   end), gemm-tune selfcheck, and the seed-shape benchmark against cuBLAS as JSON.
 #   tune: the seed shapes tuned from an empty database (wall time measured), then the seed benchmark
 #   with that database; exhaustive: the seed shapes with --exhaustive into a scratch database.

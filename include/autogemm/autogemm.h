@@ -84,11 +84,9 @@ AUTOGEMM_API autogemmStatus_t autogemmSetWorkspace(autogemmHandle_t handle, void
 /** C = alpha * op(A) * op(B) + beta * C, single precision, exactly as cublasSgemm:
  *  op(A) is m x k, op(B) is k x n, C is m x n, all column-major with leading dimensions
  *  lda >= max(1, transa == N ? m : k), ldb >= max(1, transb == N ? k : n), ldc >= max(1, m).
- *  As in cuBLAS, each matrix is an array of ld x (columns) elements: A is
- *  lda x (transa == N ? k : m), B is ldb x (transb == N ? n : k), C is ldc x n. Reads may touch the
- *  padding rows between a column's last element and the next column (16-byte copies of a last
- *  partial vector), up to the last column's ld-th element, so an allocation must span the whole
- *  last column; nothing outside the m x n block of C is written.
+ *  As in cuBLAS, reads stay inside each matrix, from its first element to its last: an allocation
+ *  of ld x (columns - 1) + rows elements is enough (A: columns = transa == N ? k : m, rows the
+ *  other; B likewise; C: ldc x (n - 1) + m). Nothing outside the m x n block of C is written.
  *  alpha and beta are host pointers. m, n or k = 0 and alpha = 0 follow BLAS: C = beta * C, and
  *  beta = 0 writes C without reading it. Offsets are computed in 64-bit, so any size whose matrices
  *  fit in memory is accepted. Asynchronous with respect to the host. */
@@ -96,6 +94,23 @@ AUTOGEMM_API autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpe
                                             autogemmOperation_t transb, int m, int n, int k, const float* alpha,
                                             const float* A, int lda, const float* B, int ldb, const float* beta,
                                             float* C, int ldc);
+
+/** What autogemmSgemm runs for a problem (autogemmExplainSgemm). */
+typedef struct {
+  char kernel[160]; /**< the kernel instance's name, its database key ("" when nothing runs: m, n or k = 0) */
+  char split[16];   /**< the split of K: "1", "8p" (8 splits, parallel reduction), "3s" (serial) */
+  char source[16];  /**< "tuned" (a database), "online" (measured on a first call) or "untuned" (the cost model) */
+  double time_us;   /**< the measured median for tuned and online choices, the cost model's estimate for untuned */
+  int measured;     /**< 1 when time_us was measured, 0 when estimated */
+} autogemmChoiceInfo_t;
+
+/** The choice autogemmSgemm makes for this call (the same arguments but alpha and beta, which do not
+ *  change it), without running it: the handle chooses and caches it as a call would (in online
+ *  mode an untuned problem is tuned now). Validates the arguments as autogemmSgemm does. */
+AUTOGEMM_API autogemmStatus_t autogemmExplainSgemm(autogemmHandle_t handle, autogemmOperation_t transa,
+                                                   autogemmOperation_t transb, int m, int n, int k, const float* A,
+                                                   int lda, const float* B, int ldb, const float* C, int ldc,
+                                                   autogemmChoiceInfo_t* info);
 
 /** A fixed English description of a status code; never null. */
 AUTOGEMM_API const char* autogemmGetStatusString(autogemmStatus_t status);

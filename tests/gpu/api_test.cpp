@@ -95,6 +95,39 @@ TEST_F(SgemmApiTest, AllLayoutsOddSizes) {
         }
 }
 
+TEST_F(SgemmApiTest, ExplainNamesTheChoiceWithoutRunningIt) {
+  // A 1 x 3072 x 3072 row vector output (column-major m = 1) runs as a GEMV over B's transpose.
+  const int m = 1, n = 3072, k = 3072;
+  DeviceBuffer<float> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n);
+  ASSERT_CUDA(fill_nan(c.get(), c.count(), nullptr));
+  autogemmChoiceInfo_t info;
+  ASSERT_EQ(autogemmExplainSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, k, a.get(), m, b.get(), k, c.get(), m,
+                                 &info),
+            AUTOGEMM_STATUS_SUCCESS)
+      << autogemmGetLastErrorMessage();
+  EXPECT_EQ(std::string(info.kernel).rfind("simt_sgemv_", 0), 0u) << info.kernel;
+  EXPECT_STRNE(info.split, "");
+  // The suite runs without a database (AUTOGEMM_DB names no file in the validation script) unless
+  // the caller gave one: then the choice may be tuned.
+  if (std::string(info.source) == "untuned") {
+    EXPECT_EQ(info.measured, 0);
+  }
+  EXPECT_GT(info.time_us, 0.0);
+  ASSERT_CUDA(cudaDeviceSynchronize());
+  std::vector<float> host(c.count());
+  ASSERT_CUDA(cudaMemcpy(host.data(), c.get(), host.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  for (float v : host) ASSERT_TRUE(std::isnan(v)) << "explain wrote C";
+  // Nothing runs for k = 0; bad arguments are named as autogemmSgemm names them.
+  ASSERT_EQ(autogemmExplainSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, m, n, 0, a.get(), m, b.get(), 1, c.get(), m,
+                                 &info),
+            AUTOGEMM_STATUS_SUCCESS);
+  EXPECT_STREQ(info.kernel, "");
+  EXPECT_EQ(autogemmExplainSgemm(handle_, AUTOGEMM_OP_N, AUTOGEMM_OP_N, 8, 8, 8, a.get(), 7, b.get(), 8, c.get(), 8,
+                                 &info),
+            AUTOGEMM_STATUS_INVALID_VALUE);
+  EXPECT_NE(std::string(autogemmGetLastErrorMessage()).find("lda = 7"), std::string::npos);
+}
+
 TEST_F(SgemmApiTest, MisalignedPointersUseTheScalarPath) {
   uint64_t seed = 5000;
   for (auto ta : {AUTOGEMM_OP_N, AUTOGEMM_OP_T})

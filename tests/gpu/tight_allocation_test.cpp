@@ -8,7 +8,7 @@
 // padding element that reaches C shows as NaN, one written changes its bits. Run under
 // compute-sanitizer memcheck (tools/gpu_validation.sh, step sanitize), any read past an allocation
 // is an error; without it, every result is checked against the float64 reference.
-// AUTOGEMM_FUZZ_PROBLEMS and AUTOGEMM_FUZZ_SEED change the count (1000, 150 under the sanitizer)
+// AUTOGEMM_FUZZ_PROBLEMS and AUTOGEMM_FUZZ_SEED change the count (1000, 500 under the sanitizer)
 // and the seed (1).
 #include <cmath>
 #include <cstdlib>
@@ -159,7 +159,7 @@ class TightAllocationFuzz : public GpuTest {
 
 TEST_F(TightAllocationFuzz, ReadsAndWritesOnlyTheMatrices) {
   const bool sanitizer = under_sanitizer();
-  const int problems = env_int("AUTOGEMM_FUZZ_PROBLEMS", sanitizer ? 150 : 1000);
+  const int problems = env_int("AUTOGEMM_FUZZ_PROBLEMS", sanitizer ? 500 : 1000);
   const uint64_t seed = static_cast<uint64_t>(env_int("AUTOGEMM_FUZZ_SEED", 1));
   // Under the sanitizer, 10-100x slower, problems up to 2e8 multiply-adds (any extent still up to
   // 3000, e.g. 3000 x 3000 x 22); else up to 3000^3.

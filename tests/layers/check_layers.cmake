@@ -1,4 +1,5 @@
-# Fails when a layer reaches up: tools -> tuner -> src (the library) -> kernels, db. Run as
+# Fails when a layer reaches up: tools -> tuner -> src (the library) -> kernels, db; python (the
+# Python extension) binds the library's public C API. Run as
 #   cmake -DSOURCE_DIR=<repo> -P check_layers.cmake
 # A quoted #include in a layer must name a header of that layer or of a layer below it, and a
 # layer's CMakeLists.txt must not name a folder of a layer above it (a source file compiled into
@@ -9,12 +10,13 @@ if(NOT SOURCE_DIR)
 endif()
 
 # Each layer and what it may reach besides itself. kernels and db are independent leaves.
-set(layers kernels db src tuner tools)
+set(layers kernels db src tuner tools python)
 set(below_kernels "")
 set(below_db "")
 set(below_src kernels db)
 set(below_tuner src kernels db)
 set(below_tools tuner src kernels db)
+set(below_python src)
 
 # Headers of every layer, by file name and by path relative to the layer's folder. kernels/types/ is
 # the header-only vocabulary of element and compute types that every layer may spell (the database's
@@ -83,4 +85,4 @@ if(violations)
   list(JOIN violations "\n  " text)
   message(FATAL_ERROR "layers must depend one way (tools -> tuner -> src -> kernels, db):\n  ${text}")
 endif()
-message(STATUS "layers depend one way: tools -> tuner -> src -> kernels, db")
+message(STATUS "layers depend one way: tools -> tuner -> src -> kernels, db; python -> src")
