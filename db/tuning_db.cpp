@@ -17,13 +17,6 @@
 
 namespace autogemm::db {
 
-size_t ProblemKeyHash::operator()(const ProblemKey& key) const noexcept {
-  size_t h = static_cast<size_t>(key.m) * 0x9E3779B97F4A7C15ull;
-  h ^= static_cast<size_t>(key.n) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
-  h ^= static_cast<size_t>(key.k) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
-  h ^= static_cast<size_t>((key.transa == 't') * 4 + (key.transb == 't') * 2 + (key.align == 4));
-  return h ^ (std::hash<std::string>{}(key.dtype) << 1);
-}
 namespace fs = std::filesystem;
 
 namespace {

@@ -46,10 +46,6 @@ struct ProblemKey {
   bool operator==(const ProblemKey&) const = default;
 };
 
-struct ProblemKeyHash {
-  size_t operator()(const ProblemKey& key) const noexcept;
-};
-
 /// The candidate: a kernel instance (by procedural name) plus run-time choices.
 struct Candidate {
   std::string kernel;

@@ -54,6 +54,16 @@ inline int alignment_class(const GemmProblem& p) {
   return vector_aligned(p.a, p.lda) && vector_aligned(p.b, p.ldb) ? 4 : 1;
 }
 
+/// What the instances' alignment rules read of a problem, finer than its class: whether A's and B's
+/// bases are 16-byte aligned and their leading dimensions multiples of 4, one bit each. Within a
+/// class the instances that run differ by it: a GEMV align4 instance needs only A aligned, a
+/// residue instance A's base aligned with any lda. A choice cached for one pattern must not run
+/// another (a GEMV align4 choice made for an aligned A then read an unaligned one with float4 loads).
+inline int alignment_pattern(const GemmProblem& p) {
+  auto base16 = [](const float* x) { return reinterpret_cast<uintptr_t>(x) % 16 == 0; };
+  return (base16(p.a) ? 1 : 0) | (p.lda % 4 == 0 ? 2 : 0) | (base16(p.b) ? 4 : 0) | (p.ldb % 4 == 0 ? 8 : 0);
+}
+
 /// What the device offers a kernel, read once per handle.
 struct DeviceLimits {
   int device = 0;

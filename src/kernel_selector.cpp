@@ -31,10 +31,24 @@ KernelSelector::KernelSelector(int device) : settings(SelectionSettings::from_en
   occupancy_.assign(kernel_registry().size(), -1);
 }
 
+size_t ChoiceKeyHash::operator()(const ChoiceKey& key) const noexcept {
+  size_t h = static_cast<size_t>(key.m) * 0x9E3779B97F4A7C15ull;
+  h ^= static_cast<size_t>(key.n) * 0xC2B2AE3D27D4EB4Full + (h << 6) + (h >> 2);
+  h ^= static_cast<size_t>(key.k) * 0x165667B19E3779F9ull + (h << 6) + (h >> 2);
+  const auto t = key.types;
+  const size_t small = static_cast<size_t>(key.op_a == Op::T) | static_cast<size_t>(key.op_b == Op::T) << 1 |
+                       static_cast<size_t>(key.alignment) << 2 | static_cast<size_t>(t.a) << 8 |
+                       static_cast<size_t>(t.b) << 16 | static_cast<size_t>(t.c) << 24 |
+                       static_cast<size_t>(t.compute) << 32;
+  return h ^ (small * 0x94D049BB133111EBull);
+}
+
 KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t stream,
                                     const HandleWorkspace& workspace) {
+  const ChoiceKey cache_key{problem.types, problem.op_a, problem.op_b, problem.m, problem.n, problem.k,
+                            alignment_pattern(problem)};
+  if (const auto it = choices_.find(cache_key); it != choices_.end()) return it->second;
   const db::ProblemKey key = tuning_key(problem, alignment_class(problem));
-  if (const auto it = choices_.find(key); it != choices_.end()) return it->second;
   KernelChoice choice;
   if (settings.mode != RuntimeMode::kHeuristic) choice = tuned_choice(problem, key, workspace);
   if (choice.kernel == nullptr && settings.mode == RuntimeMode::kOnline) {
@@ -75,7 +89,7 @@ KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t str
   logger().debug("choice m={} n={} k={} {} align{}: source={} kernel={} splits={} mode={}", problem.m, problem.n,
                  problem.k, layout_code(problem.op_a, problem.op_b), key.align, choice.source, choice.kernel->name,
                  choice.split.splits, split_mode_name(choice.split.mode));
-  choices_.emplace(key, choice);
+  choices_.emplace(cache_key, choice);
   return choice;
 }
 

@@ -30,6 +30,21 @@ struct SelectionSettings {
   static SelectionSettings from_environment();
 };
 
+/// The key a handle caches a choice under: the problem's types, layout and extents, and its
+/// alignment pattern (alignment_pattern) in place of the class, which the database keys on. Built
+/// on every call, so it holds no strings.
+struct ChoiceKey {
+  GemmTypes types;
+  Op op_a = Op::N, op_b = Op::N;
+  int m = 0, n = 0, k = 0;
+  int alignment = 0;
+  bool operator==(const ChoiceKey&) const = default;
+};
+
+struct ChoiceKeyHash {
+  size_t operator()(const ChoiceKey& key) const noexcept;
+};
+
 class KernelSelector {
  public:
   /// Reads the device's limits, cost-model figures and signature once.
@@ -62,7 +77,7 @@ class KernelSelector {
   DeviceModel model_;
   db::DeviceSignature signature_;  // what tuned entries are keyed on
   std::vector<int> occupancy_;     // per registry index; -1 = not queried yet
-  std::unordered_map<db::ProblemKey, KernelChoice, db::ProblemKeyHash> choices_;  // the device is the selector's
+  std::unordered_map<ChoiceKey, KernelChoice, ChoiceKeyHash> choices_;  // the device is the selector's
 };
 
 }  // namespace autogemm

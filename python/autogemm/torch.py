@@ -149,15 +149,22 @@ def _two_d(*tensors) -> bool:
     return all(isinstance(t, torch.Tensor) and t.dim() == 2 for t in tensors)
 
 
+_MM = frozenset({torch.mm, torch.Tensor.mm, torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__})
+_ADDMM = frozenset({torch.addmm, torch.Tensor.addmm})
+_ROUTED = _MM | _ADDMM | {F.linear}
+
+
 class _Routing(TorchFunctionMode):
     """Sends the matrix products autogemm serves to its ops; everything else to PyTorch."""
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        if func in (torch.mm, torch.Tensor.mm, torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__):
+        if func not in _ROUTED:  # most calls of a model: one set lookup
+            return func(*args, **kwargs)
+        if func in _MM:
             if len(args) == 2 and not kwargs and _two_d(*args) and _served(*args):
                 return torch.ops.autogemm.mm(*args)
-        elif func in (torch.addmm, torch.Tensor.addmm):
+        elif func in _ADDMM:
             extra = set(kwargs) - {"beta", "alpha"}
             if len(args) == 3 and not extra and _two_d(*args[1:]) and _served(*args):
                 return torch.ops.autogemm.addmm(*args, float(kwargs.get("beta", 1.0)), float(kwargs.get("alpha", 1.0)))

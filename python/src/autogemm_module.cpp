@@ -1,8 +1,9 @@
 // autogemm._autogemm: the C API of libautogemm for Python, over DLPack arrays (nanobind). A 2-D
 // array in any layout NumPy semantics allow (row-major, a transposed view, rows or columns with a
 // padded pitch) maps to an op and a leading dimension of the column-major call; C = A·B row-major is
-// the column-major Cᵀ = Bᵀ·Aᵀ. One handle per device, created on first use; the settings made from
-// Python (mode, database, record file, online budget) apply to every handle, present and future.
+// the column-major Cᵀ = Bᵀ·Aᵀ. One handle per device and stream, created on first use; the settings
+// made from Python (mode, database, record file, online budget) apply to every handle, present and
+// future.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/optional.h>
@@ -12,6 +13,7 @@
 #include <climits>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -34,7 +36,9 @@ struct Settings {
 
 std::mutex g_mutex;
 Settings g_settings;
-std::map<int, autogemmHandle_t> g_handles;  // per device; never destroyed (they outlive any array)
+// One handle per (device, stream): a handle's split-k and repack workspace serves one stream at a
+// time, so calls on two streams must not share it. Never destroyed (they outlive any array).
+std::map<std::pair<int, uintptr_t>, autogemmHandle_t> g_handles;
 
 [[noreturn]] void value_error(const std::string& message) { throw nb::value_error(message.c_str()); }
 [[noreturn]] void type_error(const std::string& message) { throw nb::type_error(message.c_str()); }
@@ -58,18 +62,19 @@ void apply(autogemmHandle_t h, const Settings& s) {
   if (s.online_budget_ms) check(autogemmSetOnlineBudget(h, *s.online_budget_ms), "set_online_budget");
 }
 
-/// The handle of `device` (created with the current settings), under g_mutex.
-autogemmHandle_t handle_for(int device) {
-  if (const auto it = g_handles.find(device); it != g_handles.end()) return it->second;
+/// The handle of `device` and `stream` (created with the current settings), under g_mutex.
+autogemmHandle_t handle_for(int device, uintptr_t stream) {
+  if (const auto it = g_handles.find({device, stream}); it != g_handles.end()) return it->second;
   autogemmHandle_t h = nullptr;
   check(autogemmCreateForDevice(&h, device), "creating a handle for CUDA device " + std::to_string(device));
   try {
+    check(autogemmSetStream(h, reinterpret_cast<cudaStream_t>(stream)), "setting the stream");
     apply(h, g_settings);
   } catch (...) {
     autogemmDestroy(h);
     throw;
   }
-  return g_handles[device] = h;
+  return g_handles[{device, stream}] = h;
 }
 
 /// Applies a change of settings to the handles that exist and remembers it for later ones.
@@ -78,7 +83,7 @@ void change_settings(Change&& change) {
   std::lock_guard lock(g_mutex);
   Settings delta;
   change(delta);
-  for (const auto& [device, h] : g_handles) apply(h, delta);
+  for (const auto& [where, h] : g_handles) apply(h, delta);
   change(g_settings);
 }
 
@@ -217,8 +222,7 @@ Call plan(const Array& a, const Array& b, const Array& out) {
 void matmul_into(const Array& a, const Array& b, Array& out, float alpha, float beta, uintptr_t stream) {
   const Call c = plan(a, b, out);
   std::lock_guard lock(g_mutex);
-  autogemmHandle_t h = handle_for(a.device_id());
-  check(autogemmSetStream(h, reinterpret_cast<cudaStream_t>(stream)), "setting the stream");
+  autogemmHandle_t h = handle_for(a.device_id(), stream);
   const autogemmStatus_t s = autogemmSgemm(h, c.transa, c.transb, c.m, c.n, c.k, &alpha, c.a, c.lda, c.b, c.ldb,
                                            &beta, c.c, c.ldc);
   if (s != AUTOGEMM_STATUS_SUCCESS) raise_status(s, "autogemm.matmul");
@@ -229,8 +233,7 @@ nb::dict explain(const Array& a, const Array& b, const Array& out, uintptr_t str
   autogemmChoiceInfo_t info;
   {
     std::lock_guard lock(g_mutex);
-    autogemmHandle_t h = handle_for(a.device_id());
-    check(autogemmSetStream(h, reinterpret_cast<cudaStream_t>(stream)), "setting the stream");
+    autogemmHandle_t h = handle_for(a.device_id(), stream);
     check(autogemmExplainSgemm(h, c.transa, c.transb, c.m, c.n, c.k, c.a, c.lda, c.b, c.ldb, c.c, c.ldc, &info),
           "autogemm.explain");
   }

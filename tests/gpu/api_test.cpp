@@ -128,6 +128,14 @@ TEST_F(SgemmApiTest, ExplainNamesTheChoiceWithoutRunningIt) {
   EXPECT_NE(std::string(autogemmGetLastErrorMessage()).find("lda = 7"), std::string::npos);
 }
 
+TEST_F(SgemmApiTest, ProblemsOfOneClassWithOtherAlignmentsGetTheirOwnChoices) {
+  // 300 x 3 x 97 `nn` is in the scalar class whether lda is 300 or 305 (ldb = 97): the first call
+  // may choose a GEMV align4 instance, which reads A with float4 loads; the second call on the same
+  // handle must not reuse it for an A at lda = 305 (it did: misaligned address).
+  uint64_t seed = 7000;
+  for (int lda_pad : {0, 5, 0, 1}) check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 300, 3, 97, 1.0f, 0.0f, lda_pad, 0, seed += 10);
+}
+
 TEST_F(SgemmApiTest, MisalignedPointersUseTheScalarPath) {
   uint64_t seed = 5000;
   for (auto ta : {AUTOGEMM_OP_N, AUTOGEMM_OP_T})

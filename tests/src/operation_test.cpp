@@ -174,6 +174,23 @@ TEST(Alignment, GemvInstancesNeedOnlyAAligned) {
   EXPECT_TRUE(can_implement(instance(gemv_config(16, 8, Op::N, Op::T, 1)), nt, h100()));
 }
 
+TEST(Alignment, PatternsSplitAClassByWhatTheRulesRead) {
+  // Both in the scalar class; a GEMV align4 instance runs the first (A aligned) only.
+  GemmProblem aligned_a = problem(Op::N, Op::N, 300, 3, 97);
+  aligned_a.lda = 300, aligned_a.ldb = 97;
+  GemmProblem pitched_a = aligned_a;
+  pitched_a.lda = 305;
+  ASSERT_EQ(alignment_class(aligned_a), alignment_class(pitched_a));
+  EXPECT_NE(alignment_pattern(aligned_a), alignment_pattern(pitched_a));
+  const KernelInstance gemv4 = instance(gemv_config(8, 8, Op::N, Op::N, 4));
+  EXPECT_TRUE(can_implement(gemv4, aligned_a, h100()));
+  EXPECT_FALSE(can_implement(gemv4, pitched_a, h100()));
+  GemmProblem shifted_a = aligned_a;  // an unaligned base: another pattern again
+  shifted_a.a += 1;
+  EXPECT_NE(alignment_pattern(shifted_a), alignment_pattern(aligned_a));
+  EXPECT_NE(alignment_pattern(shifted_a), alignment_pattern(pitched_a));
+}
+
 TEST(Gemv, OutputsAtMostFourRowsTallRunAsTheirTranspose) {
   // Row-major 3072 x 1 x 3072 in `nn` is column-major 1 x 3072 x 3072: C = op(A) op(B) runs as
   // Cᵀ = op(B)ᵀ op(A)ᵀ, a GEMV of layout `tt` over B (3072 x 3072) with A as its vector.

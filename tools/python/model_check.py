@@ -4,12 +4,15 @@ weights, nothing downloaded), its forward pass with and without autogemm.torch.e
     python3 tools/python/model_check.py [--json FILE] [--record FILE] [--db FILE]
 
 Checks the logits against PyTorch's (relative Frobenius error within FP32's bound over the widest K)
-and times the forward pass both ways (CUDA events, median of 20 after 5 warm-up passes). --record
+and times the forward pass both ways (CUDA events, median of 20 after 5 warm-up passes): run eagerly,
+under a TorchFunctionMode that routes nothing (the routing's host cost), and captured in a CUDA graph
+(GPU time alone). --record
 writes the GEMM problems the model runs (for gemm-tune tune --shapes); --db reads a tuning database.
 FP32: the library computes float32 only (bfloat16 comes with the tensor-core kernels).
 """
 
 import argparse
+import contextlib
 import json
 import math
 import statistics
@@ -22,6 +25,11 @@ import autogemm
 import autogemm.torch as agt
 
 
+class _PassThrough(torch.overrides.TorchFunctionMode):
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        return func(*args, **(kwargs or {}))
+
+
 def forward_times(model, tokens, reps=20, warmup=5):
     for _ in range(warmup):
         model(tokens)
@@ -31,6 +39,33 @@ def forward_times(model, tokens, reps=20, warmup=5):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
         model(tokens)
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def graph_times(model, tokens, routed, reps=20):
+    """The forward pass captured once in a CUDA graph (with autogemm's routing or without), then
+    replayed: GPU time without the host's per-op cost."""
+    context = agt.enabled() if routed else contextlib.nullcontext()
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side), context:
+        for _ in range(3):  # warm-up outside capture: kernels chosen, workspaces sized
+            model(tokens)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph), context:
+        model(tokens)
+    for _ in range(3):
+        graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
         end.record()
         end.synchronize()
         times.append(start.elapsed_time(end))
@@ -69,6 +104,11 @@ def main():
         pytorch_ms = forward_times(model, tokens)
         with agt.enabled():
             autogemm_ms = forward_times(model, tokens)
+        # The routing's own cost: the same forward under a TorchFunctionMode that routes nothing.
+        with _PassThrough():
+            passthrough_ms = forward_times(model, tokens)
+        graph_pytorch_ms = graph_times(model, tokens, routed=False)
+        graph_autogemm_ms = graph_times(model, tokens, routed=True)
 
     result = {
         "device": torch.cuda.get_device_name(),
@@ -77,7 +117,11 @@ def main():
         "bound": bound,
         "forward_ms_pytorch": pytorch_ms,
         "forward_ms_autogemm": autogemm_ms,
+        "forward_ms_pytorch_under_a_passthrough_mode": passthrough_ms,
         "speedup": pytorch_ms / autogemm_ms,
+        "graph_ms_pytorch": graph_pytorch_ms,
+        "graph_ms_autogemm": graph_autogemm_ms,
+        "graph_speedup": graph_pytorch_ms / graph_autogemm_ms,
         "database": args.db,
     }
     print(json.dumps(result, indent=2))
