@@ -127,6 +127,8 @@ extern "C" autogemmStatus_t autogemmSetDatabasePath(autogemmHandle_t handle, con
       std::lock_guard lock(handle->mutex);
       handle->selector.settings.db_paths = paths ? split_path_list(paths) : tuning_db_search_path();
       handle->selector.settings.db_paths_explicit = paths != nullptr;
+      // Read anew: a file found missing or read before may have been written since (gemm-tune tune).
+      for (const std::string& path : handle->selector.settings.db_paths) forget_database(path);
     }
     handle->clear_choices();
     return AUTOGEMM_STATUS_SUCCESS;

@@ -68,7 +68,8 @@ AUTOGEMM_API autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmM
 AUTOGEMM_API autogemmStatus_t autogemmSetOnlineBudget(autogemmHandle_t handle, double milliseconds);
 /** Sets the tuning databases this handle searches, ':'-separated, first match wins (as AUTOGEMM_DB);
  *  NULL restores the default (AUTOGEMM_DB, else the user then the system database). Clears its
- *  cached choices. A file that cannot be read is skipped with one warning. */
+ *  cached choices, and the process reads those files anew (a database written since, by
+ *  gemm-tune tune for example, is used). A file that cannot be read is skipped with one warning. */
 AUTOGEMM_API autogemmStatus_t autogemmSetDatabasePath(autogemmHandle_t handle, const char* paths);
 /** Appends every problem that falls back to the untuned choice, once per process, to this CSV
  *  (as AUTOGEMM_RECORD_UNTUNED; `gemm-tune tune --shapes FILE` reads it). NULL turns it off. */

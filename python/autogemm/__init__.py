@@ -193,7 +193,8 @@ def tune(
     ``shapes``: a file written by ``record_untuned`` (or a JSON list of [M, N, K]), or row-major
     (M, N, K) triples, as ``a @ b`` with a (M, K) and b (K, N) runs them (``layout`` "nn" is the
     column-major call of contiguous arrays; "all" tunes all four). ``devices``: "0,1" or "all"
-    (default: the current GPU). Raises RuntimeError when gemm-tune fails.
+    (default: the current GPU). Afterwards this process reads its databases anew, so the next calls
+    use what was tuned. Raises RuntimeError when gemm-tune fails.
     """
     if dtype not in dtypes:
         raise ValueError(f"dtype {dtype!r}: this build tunes {', '.join(dtypes)}")
@@ -216,6 +217,7 @@ def tune(
                             stderr=sys.stderr if _is_real_file(sys.stderr) else None)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd)} exited with status {result.returncode}")
+    _autogemm.reread_databases()  # the next calls see what was tuned
 
 
 def _is_real_file(stream) -> bool:

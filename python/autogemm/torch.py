@@ -7,7 +7,8 @@ matrix products through them.
 
 The ops ``autogemm::mm``, ``autogemm::addmm`` and ``autogemm::linear`` have fake implementations
 (torch.compile traces them) and autograd formulas, and run on the current stream (CUDA graphs
-capture them once a first call outside capture has chosen the kernel). A call autogemm does not
+capture them once a first call on the capture stream, outside capture, has chosen the kernel and
+sized that stream's workspace: warm up on a stream s, then ``torch.cuda.graph(g, stream=s)``). A call autogemm does not
 serve (another dtype, a CPU tensor, batched matmul, keyword arguments it does not know) goes to
 PyTorch unchanged.
 """

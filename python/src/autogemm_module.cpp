@@ -272,6 +272,11 @@ NB_MODULE(_autogemm, m) {
   m.def("set_database", [](std::optional<std::string> path) {
     change_settings([&](Settings& s) { s.database = path; });
   }, nb::arg("path").none());
+  m.def("reread_databases", [] {
+    std::lock_guard lock(g_mutex);
+    const std::optional<std::string> path = g_settings.database ? *g_settings.database : std::nullopt;
+    for (const auto& [where, h] : g_handles) check(autogemmSetDatabasePath(h, c_str(path)), "reread_databases");
+  });
   m.def("record_untuned", [](std::optional<std::string> path) {
     change_settings([&](Settings& s) { s.record_untuned = path; });
   }, nb::arg("path").none());

@@ -84,6 +84,36 @@ class OnlineModeTest : public GpuTest {
   DeviceBuffer<double> ref_{size_t(kM) * kN};
 };
 
+// Setting a handle's database path reads its files anew: a database another process wrote after
+// this one found the file missing (the Python workflow: record, gemm-tune tune, set_database, run)
+// is used, not the cached "missing" verdict.
+TEST_F(OnlineModeTest, SettingTheDatabasePathRereadsItsFiles) {
+  const std::string later = dir_ + "/written_later.sqlite3";
+  autogemmHandle_t reader = nullptr;
+  ASSERT_EQ(autogemmCreate(&reader), AUTOGEMM_STATUS_SUCCESS);
+  ASSERT_EQ(autogemmSetDatabasePath(reader, later.c_str()), AUTOGEMM_STATUS_SUCCESS);
+  autogemmChoiceInfo_t info;
+  auto explain = [&] {
+    EXPECT_EQ(autogemmExplainSgemm(reader, AUTOGEMM_OP_N, AUTOGEMM_OP_T, kM, kN, kK, a_.get(), kM, b_.get(), kN,
+                                   c_.get(), kM, &info),
+              AUTOGEMM_STATUS_SUCCESS)
+        << autogemmGetLastErrorMessage();
+    return std::string(info.source);
+  };
+  EXPECT_EQ(explain(), "untuned");  // the file is missing, and this process now knows it
+  autogemmHandle_t online = make_handle(AUTOGEMM_MODE_ONLINE);
+  call(online);  // tunes the problem into db_path_
+  autogemmDestroy(online);
+  ASSERT_GE(stored_rows(), 1u);
+  std::filesystem::copy_file(db_path_, later);  // as if another process had written it
+  EXPECT_EQ(explain(), "untuned");  // cached choice
+  ASSERT_EQ(autogemmSetDatabasePath(reader, later.c_str()), AUTOGEMM_STATUS_SUCCESS);
+  EXPECT_EQ(explain(), "tuned");
+  EXPECT_EQ(info.measured, 1);
+  EXPECT_GT(info.time_us, 0.0);
+  autogemmDestroy(reader);
+}
+
 TEST_F(OnlineModeTest, TunesOnceStoresAndAgreesWithTheOtherSources) {
   autogemmHandle_t online = make_handle(AUTOGEMM_MODE_ONLINE);
   EXPECT_EQ(autogemmSetOnlineBudget(online, -1.0), AUTOGEMM_STATUS_INVALID_VALUE);

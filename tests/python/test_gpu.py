@@ -112,10 +112,13 @@ def test_custom_op_under_torch_compile():
 
 def test_custom_op_in_a_cuda_graph():
     a, b = rand(384, 256), rand(256, 128)
-    torch.ops.autogemm.mm(a, b)  # the first call outside capture chooses and sizes the workspace
-    torch.cuda.synchronize()
+    capture = torch.cuda.Stream()
+    capture.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(capture):  # a first call on the capture stream chooses, sizes the workspace
+        torch.ops.autogemm.mm(a, b)
+    capture.synchronize()
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
+    with torch.cuda.graph(graph, stream=capture):
         c = torch.ops.autogemm.mm(a, b)
     a.copy_(rand(384, 256))
     graph.replay()
@@ -181,8 +184,7 @@ def test_explain_then_tune_then_explain_again(tmp_path):
         assert first.source == "untuned" and not first.measured and first.time_us > 0
         assert first.kernel.startswith("simt_sgemv_"), first
         assert first.call.startswith("nn m=3 n=3072 k=2048"), first
-        autogemm.tune([(3072, 3, 2048)], db=db, extra_args=["--quiet"])
-        autogemm.set_database(str(db))  # re-read the database the tuner wrote
+        autogemm.tune([(3072, 3, 2048)], db=db, extra_args=["--quiet"])  # then re-reads the database
         tuned = autogemm.explain(a, b)
         assert tuned.source == "tuned" and tuned.measured and tuned.time_us > 0, tuned
         c = autogemm.matmul(a, b)

@@ -48,15 +48,15 @@ def forward_times(model, tokens, reps=20, warmup=5):
 def graph_times(model, tokens, routed, reps=20):
     """The forward pass captured once in a CUDA graph (with autogemm's routing or without), then
     replayed: GPU time without the host's per-op cost."""
-    context = agt.enabled() if routed else contextlib.nullcontext()
+    routing = agt.enabled if routed else contextlib.nullcontext
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side), context:
-        for _ in range(3):  # warm-up outside capture: kernels chosen, workspaces sized
+    with torch.cuda.stream(side), routing():
+        for _ in range(3):  # warm-up on the capture stream: kernels chosen, workspaces sized
             model(tokens)
-    torch.cuda.current_stream().wait_stream(side)
+    side.synchronize()
     graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph), context:
+    with torch.cuda.graph(graph, stream=side), routing():
         model(tokens)
     for _ in range(3):
         graph.replay()
