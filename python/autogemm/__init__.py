@@ -1,4 +1,4 @@
-"""autogemm: tuned GEMMs for CUDA arrays from PyTorch, CuPy, JAX or anything that speaks DLPack.
+"""autogemm: tuned GEMMs for CUDA arrays from PyTorch, CuPy or another library that speaks DLPack.
 
     import autogemm
     c = autogemm.matmul(a, b)              # a @ b, float32 CUDA arrays
@@ -75,33 +75,10 @@ def _new_output(a, rows: int, cols: int):
         import numpy
 
         return numpy.empty((rows, cols), dtype=a.dtype)  # refused by the module with a clear message
-    # Other libraries (JAX): device memory of the module's own, handed over through DLPack after the
-    # GEMM (_finish_output).
-    device = getattr(a, "__dlpack_device__", lambda: (0, 0))()
-    if device[0] != 2:  # kDLCUDA
-        raise TypeError(f"a is a {type(a).__module__}.{type(a).__name__} in device type {device[0]}: "
-                        "autogemm runs on CUDA arrays")
-    return _autogemm.empty(rows, cols, device[1])
-
-
-def _ready(x):
-    """JAX computes asynchronously on its own streams: wait for an operand before the GEMM reads it."""
-    if _library(x) == "jax":
-        x.block_until_ready()
-    return x
-
-
-def _finish_output(a, out):
-    """An output the module allocated becomes an array of a's library once the GEMM is done."""
-    if type(out).__module__.split(".")[0] != "nanobind" and "nb_ndarray" not in type(out).__name__:
-        return out
-    _autogemm.synchronize(a.__dlpack_device__()[1])
-    lib = _library(a)
-    if lib == "jax":
-        import jax.numpy as jnp
-
-        return jnp.from_dlpack(out)
-    return out
+    raise TypeError(
+        f"autogemm.matmul cannot allocate the result for a {type(a).__module__}.{type(a).__name__}: "
+        "pass out= (a CUDA array of that library that can be written, e.g. a CuPy or PyTorch array)"
+    )
 
 
 def _shape2(x, name: str):
@@ -117,8 +94,7 @@ def matmul(a, b, *, out=None, alpha: float = 1.0, beta: float = 0.0):
     a is (M, K), b is (K, N), out (M, N); row-major arrays, transposed views and arrays with a
     padded row pitch are read in place (one of an array's strides must be 1). The result is written
     into ``out`` when given (beta = 0 never reads it), else into a new array of a's library. The
-    call is enqueued on PyTorch's or CuPy's current stream of a's device; JAX operands are waited
-    for, and a JAX result is returned once computed. Raises TypeError for
+    call is enqueued on PyTorch's or CuPy's current stream of a's device. Raises TypeError for
     arrays that are not float32 CUDA arrays, ValueError for shapes, strides or arguments the GEMM
     cannot take, RuntimeError for what fails on the GPU; each message names the bad value.
     """
@@ -132,9 +108,8 @@ def matmul(a, b, *, out=None, alpha: float = 1.0, beta: float = 0.0):
         out = _new_output(a, m, n)
     elif tuple(getattr(out, "shape", ())) != (m, n):
         raise ValueError(f"out is {tuple(getattr(out, 'shape', ()))}, a @ b is {(m, n)}")
-    a, b = _ready(a), _ready(b)
     _autogemm.matmul_into(_exportable(a), _exportable(b), out, float(alpha), float(beta), _device_stream(a))
-    return _finish_output(a, out)
+    return out
 
 
 @dataclass(frozen=True)

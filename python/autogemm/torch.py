@@ -28,13 +28,8 @@ _DTYPES = {getattr(torch, name) for name in dtypes}
 
 
 def _unit_stride(t: torch.Tensor) -> torch.Tensor:
-    """The tensor itself where autogemm reads it in place (a unit stride in one dimension and a pitch
-    that holds the other), else a contiguous copy (broadcast and strided views)."""
-    rows, cols = t.shape
-    s0, s1 = t.stride()
-    if (s1 == 1 or cols == 1) and (s0 >= cols or rows == 1):
-        return t
-    if (s0 == 1 or rows == 1) and (s1 >= rows or cols == 1):
+    """The tensor itself where one of its two strides is 1 (autogemm reads it in place), else a copy."""
+    if t.stride(0) == 1 or t.stride(1) == 1:
         return t
     return t.contiguous()
 

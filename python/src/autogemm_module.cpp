@@ -18,8 +18,6 @@
 #include <optional>
 #include <string>
 
-#include <cuda_runtime_api.h>
-
 #include "autogemm/autogemm.h"
 
 namespace nb = nanobind;
@@ -103,35 +101,7 @@ std::string strides_text(const Array& x) {
 }
 
 [[noreturn]] void no_unit_stride(const Array& x, const char* name) {
-  value_error(std::string(name) + "'s strides " + strides_text(x) +
-              " (in elements) are no layout the GEMM reads: it needs a unit stride in one dimension and a "
-              "pitch that holds the other (a broadcast or sliced-every-other array is not); make it contiguous");
-}
-
-/// A rows x cols float32 array in device memory the module owns (cudaMalloc, freed with the last
-/// DLPack reference): the output of a library whose arrays the package cannot allocate (JAX).
-nb::ndarray<float, nb::ndim<2>> empty(size_t rows, size_t cols, int device) {
-  int previous = 0;
-  cudaGetDevice(&previous);
-  float* p = nullptr;
-  cudaError_t e = cudaSetDevice(device);
-  if (e == cudaSuccess) e = cudaMalloc(reinterpret_cast<void**>(&p), std::max<size_t>(1, rows * cols) * sizeof(float));
-  cudaSetDevice(previous);
-  if (e != cudaSuccess)
-    throw std::runtime_error("allocating a " + std::to_string(rows) + " x " + std::to_string(cols) +
-                             " output on CUDA device " + std::to_string(device) + ": " + cudaGetErrorString(e));
-  nb::capsule owner(p, [](void* q) noexcept { cudaFree(q); });
-  return nb::ndarray<float, nb::ndim<2>>(p, {rows, cols}, owner, {}, nb::dtype<float>(), nb::device::cuda::value,
-                                         device);
-}
-
-void synchronize(int device) {
-  int previous = 0;
-  cudaGetDevice(&previous);
-  cudaError_t e = cudaSetDevice(device);
-  if (e == cudaSuccess) e = cudaDeviceSynchronize();
-  cudaSetDevice(previous);
-  if (e != cudaSuccess) throw std::runtime_error(std::string("synchronising the device: ") + cudaGetErrorString(e));
+  value_error(std::string(name) + " has no unit stride (strides " + strides_text(x) + " in elements): make it contiguous");
 }
 
 std::string shape_text(const Array& x) {
@@ -294,8 +264,6 @@ NB_MODULE(_autogemm, m) {
   m.def("version", [] { return std::string(autogemmGetVersion()); });
   m.def("matmul_into", &matmul_into, nb::arg("a"), nb::arg("b"), nb::arg("out").noconvert(), nb::arg("alpha"),
         nb::arg("beta"), nb::arg("stream"), "out = alpha * (a @ b) + beta * out on `stream` (a cudaStream_t as int)");
-  m.def("empty", &empty, nb::arg("rows"), nb::arg("cols"), nb::arg("device"));
-  m.def("synchronize", &synchronize, nb::arg("device"));
   m.def("explain", &explain, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("stream"));
   m.def("set_mode", [](const std::string& mode) {
     const autogemmMode_t parsed = parse_mode(mode);

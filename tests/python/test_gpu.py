@@ -1,4 +1,4 @@
-"""autogemm from PyTorch (and CuPy and JAX where installed) on a GPU, against float64 references: every
+"""autogemm from PyTorch (and CuPy where installed) on a GPU, against float64 references: every
 layout NumPy semantics allow, odd sizes, out= with alpha and beta, the custom ops under
 torch.compile and CUDA-graph capture, autograd, streams, the routing of enable(), explain, and
 the record -> tune -> run workflow. Skipped without PyTorch or a CUDA device."""
@@ -68,23 +68,14 @@ def test_out_alpha_beta_and_a_column_major_out():
 
 def test_refusals_name_the_problem():
     a = rand(8, 8)
-    with pytest.raises(ValueError, match="no layout the GEMM reads"):
+    with pytest.raises(ValueError, match="unit stride"):
         autogemm.matmul(rand(16, 16)[::2, ::2], a)
-    with pytest.raises(ValueError, match="broadcast"):
-        autogemm.matmul(rand(1, 8).expand(8, 8), a)
     with pytest.raises(TypeError, match="float32"):
         autogemm.matmul(a.double(), a.double())
     with pytest.raises(TypeError, match="CPU"):
         autogemm.matmul(a.cpu(), a.cpu())
     with pytest.raises(ValueError, match="out is"):
         autogemm.matmul(a, a, out=rand(4, 8))
-
-
-def test_the_ops_copy_what_matmul_refuses():
-    a, b = rand(16, 16)[::2, ::2], rand(1, 8).expand(8, 8)
-    c = torch.ops.autogemm.mm(a, b)
-    torch.cuda.synchronize()
-    assert rel_error(c, a.double() @ b.double()) <= bound(8)
 
 
 def test_tensors_that_require_grad_and_zero_sizes():
@@ -212,18 +203,3 @@ def test_cupy_arrays_where_installed():
     ref = a.astype(cupy.float64) @ b.astype(cupy.float64)
     assert isinstance(c, cupy.ndarray)
     assert float(cupy.linalg.norm(c - ref) / cupy.linalg.norm(ref)) <= bound(90)
-
-
-def test_jax_arrays_where_installed():
-    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # share the GPU with PyTorch
-    jax = pytest.importorskip("jax")
-    np = pytest.importorskip("numpy")
-    if not any(d.platform == "gpu" for d in jax.devices()):
-        pytest.skip("JAX sees no GPU")
-    a = jax.random.uniform(jax.random.PRNGKey(1), (70, 90), dtype=jax.numpy.float32)
-    b = jax.random.uniform(jax.random.PRNGKey(2), (90, 30), dtype=jax.numpy.float32)
-    c = autogemm.matmul(a, b)  # a new JAX array, computed once returned
-    assert isinstance(c, jax.Array) and c.shape == (70, 30)
-    ref = np.asarray(a, dtype=np.float64) @ np.asarray(b, dtype=np.float64)
-    assert np.linalg.norm(np.asarray(c, dtype=np.float64) - ref) / np.linalg.norm(ref) <= bound(90)
-
