@@ -14,18 +14,6 @@ packages=(
   libcli11-dev
 )
 
-# Python packages for the Python extension and its tests (pip, for the python3 on PATH).
-python_packages=(nanobind pytest numpy)
-
-missing_python=()
-for p in "${python_packages[@]}"; do
-  python3 -c "import $p" 2>/dev/null || missing_python+=("$p")
-done
-if [ ${#missing_python[@]} -gt 0 ]; then
-  echo "install_deps: pip installing ${missing_python[*]}"
-  python3 -m pip install -q --disable-pip-version-check "${missing_python[@]}"
-fi
-
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
@@ -34,13 +22,27 @@ for p in "${packages[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "install_deps: all ${#packages[@]} packages present; nothing to do"
-  exit 0
+  echo "install_deps: all ${#packages[@]} Debian packages present"
+else
+  echo "install_deps: installing ${missing[*]}"
+  sudo_cmd=()
+  [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "install_deps: installing ${missing[*]}"
-sudo_cmd=()
-[ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# Python packages for the Python extension and its tests, with pip for the python3 on PATH (a
+# virtual environment's or pyenv's: Debian's own python3 refuses pip installs, PEP 668).
+python_packages=(nanobind pytest numpy)
+missing_python=()
+for p in "${python_packages[@]}"; do
+  python3 -c "import $p" 2>/dev/null || missing_python+=("$p")
+done
+if [ ${#missing_python[@]} -eq 0 ]; then
+  echo "install_deps: all ${#python_packages[@]} Python packages present"
+elif ! python3 -m pip install -q --disable-pip-version-check "${missing_python[@]}"; then
+  echo "install_deps: pip could not install ${missing_python[*]} for $(command -v python3);" \
+    "activate a virtual environment (python3 -m venv .venv && . .venv/bin/activate) and run this again" >&2
+  exit 1
+fi
