@@ -26,17 +26,21 @@ const KernelFamily& family_of(const KernelConfig& c) {
   return c.residues > 1 ? kSimtGemmResidueFamily : kSimtGemmFamily;
 }
 
-std::pair<int, int> extents_as_run(const KernelConfig& c, int m, int n) {
+namespace {
+// Whether `c` runs an m x n output as its transpose (its family's runs_transposed).
+bool runs_transposed(const KernelConfig& c, int m, int n) {
   const KernelFamily& family = family_of(c);
-  if (family.runs_transposed != nullptr && family.runs_transposed(c, m, n)) return {n, m};
+  return family.runs_transposed != nullptr && family.runs_transposed(c, m, n);
+}
+}  // namespace
+
+std::pair<int, int> extents_as_run(const KernelConfig& c, int m, int n) {
+  if (runs_transposed(c, m, n)) return {n, m};
   return {m, n};
 }
 
 GemmProblem problem_as_run(const KernelConfig& c, const GemmProblem& problem) {
-  const KernelFamily& family = family_of(c);
-  if (family.runs_transposed != nullptr && family.runs_transposed(c, problem.m, problem.n))
-    return transposed_problem(problem);
-  return problem;
+  return runs_transposed(c, problem.m, problem.n) ? transposed_problem(problem) : problem;
 }
 
 std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device,

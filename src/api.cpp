@@ -32,6 +32,19 @@ autogemmStatus_t guarded(const char* where, F&& body) {
   }
 }
 
+// The internal problem of an S-GEMM call's (validated) arguments: FP32 A, B, C and arithmetic.
+GemmProblem sgemm_problem(autogemmOperation_t transa, autogemmOperation_t transb, int m, int n, int k, float alpha,
+                          const float* A, int lda, const float* B, int ldb, float beta, float* C, int ldc) {
+  GemmProblem p;
+  p.op_a = transa == AUTOGEMM_OP_N ? Op::N : Op::T;
+  p.op_b = transb == AUTOGEMM_OP_N ? Op::N : Op::T;
+  p.m = m, p.n = n, p.k = k;
+  p.a = A, p.lda = lda, p.b = B, p.ldb = ldb, p.c = C, p.ldc = ldc;
+  p.alpha = alpha, p.beta = beta;
+  p.types = kF32Types;
+  return p;
+}
+
 }  // namespace
 
 extern "C" autogemmStatus_t autogemmCreateForDevice(autogemmHandle_t* handle, int device) {
@@ -179,13 +192,8 @@ extern "C" autogemmStatus_t autogemmExplainSgemm(autogemmHandle_t handle, autoge
   return guarded("autogemmExplainSgemm", [&] {
     if (m == 0 || n == 0 || k == 0) return AUTOGEMM_STATUS_SUCCESS;  // nothing runs but a scale of C
     DeviceGuard guard(handle->device);
-    GemmProblem p;
-    p.op_a = transa == AUTOGEMM_OP_N ? Op::N : Op::T;
-    p.op_b = transb == AUTOGEMM_OP_N ? Op::N : Op::T;
-    p.m = m, p.n = n, p.k = k;
-    p.a = A, p.lda = lda, p.b = B, p.ldb = ldb, p.c = const_cast<float*>(C), p.ldc = ldc;
-    p.types = kF32Types;
-    const KernelChoice choice = handle->choose(p);
+    const KernelChoice choice =
+        handle->choose(sgemm_problem(transa, transb, m, n, k, 1.0f, A, lda, B, ldb, 1.0f, const_cast<float*>(C), ldc));
     std::snprintf(info->kernel, sizeof info->kernel, "%.*s", static_cast<int>(choice.kernel->name.size()),
                   choice.kernel->name.data());
     std::snprintf(info->split, sizeof info->split, "%s", split_label(choice.split).c_str());
@@ -210,13 +218,7 @@ extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpera
       AUTOGEMM_CUDA_CHECK(launch_scale_c(m, n, *beta, C, ldc, handle->stream));
       return AUTOGEMM_STATUS_SUCCESS;
     }
-    GemmProblem p;
-    p.op_a = transa == AUTOGEMM_OP_N ? Op::N : Op::T;
-    p.op_b = transb == AUTOGEMM_OP_N ? Op::N : Op::T;
-    p.m = m, p.n = n, p.k = k;
-    p.a = A, p.lda = lda, p.b = B, p.ldb = ldb, p.c = C, p.ldc = ldc;
-    p.alpha = *alpha, p.beta = *beta;
-    p.types = kF32Types;  // S: FP32 A, B, C and arithmetic
+    const GemmProblem p = sgemm_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc);
     const KernelChoice choice = handle->choose(p);
     const Workspace ws = handle->workspace(workspace_size(*choice.kernel, p, choice.split));
     AUTOGEMM_CUDA_CHECK(run(*choice.kernel, p, choice.split, ws, handle->stream));

@@ -11,12 +11,6 @@
 
 namespace autogemm::detail {
 
-/// Issues the cp.async copies of one BK-deep operand tile into shared memory.
-/// Global element (x, kk) lives at g[kKMajor ? kk + x*ld : x + kk*ld]; x in [x0, x_end), k in [k0, k_end).
-/// Shared layout: K-major (X, BK + pad), else (BK, X). Out-of-range elements are zero-filled.
-/// kInterior: the caller knows the whole tile lies inside [x0, x_end) x [k0, k_end), so no copy is
-/// tested (the copies of tiles whose rows are not a whole number of thread passes, e.g. 48 vectors
-/// per row over 256 threads, use it instead of OperandLoader's per-thread fast path).
 /// Whether the copies of the BK slice at k0 must be cut to the bytes they copy (cp_async_vec_cut):
 /// only the slice that holds k_end - 1. A copy cut by the end of X or K addresses up to 16 bytes
 /// from its first element; everywhere else those bytes lie inside the operand (the rest of its
@@ -30,6 +24,12 @@ __device__ __forceinline__ bool cuts_last_column(int k0, int k_end) {
   return k0 + BK >= k_end;
 }
 
+/// Issues the cp.async copies of one BK-deep operand tile into shared memory.
+/// Global element (x, kk) lives at g[kKMajor ? kk + x*ld : x + kk*ld]; x in [x0, x_end), k in [k0, k_end).
+/// Shared layout: K-major (X, BK + pad), else (BK, X). Out-of-range elements are zero-filled.
+/// kInterior: the caller knows the whole tile lies inside [x0, x_end) x [k0, k_end), so no copy is
+/// tested (the copies of tiles whose rows are not a whole number of thread passes, e.g. 48 vectors
+/// per row over 256 threads, use it instead of OperandLoader's per-thread fast path).
 template <int X, int BK, int V, int kThreads, bool kKMajor, bool kInterior = false>
 __device__ __forceinline__ void load_operand_tile(float* s, const float* g, int64_t ld, int x0, int x_end,
                                                   int k0, int k_end, int tid) {

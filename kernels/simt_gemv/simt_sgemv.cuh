@@ -1,14 +1,15 @@
 // FP32 GEMV-shaped kernel for outputs at most kGemvMaxN columns wide (row-major M <= 4): C (m x n) =
 // alpha * op(A) op(B) + beta * C with n <= 4. An output at most 4 rows tall runs as its transpose
-// (transposed_problem; GemmParams::c_transposed stores C row-major). Such a problem reads A (m x k) once and does at most 4
-// FMAs per element read, so it is bound by DRAM bandwidth; a GEMM tile would stage A through shared
-// memory and compute mostly zero columns. Here every thread streams its part of A straight into
-// registers with several vector loads in flight (evict-first in L2, stream_load.cuh), and a block
-// adds up its partial sums in a fixed order. Streaming at the DRAM rate takes most of the GPU's
-// threads (192 blocks of 256 threads keep too few bytes in flight for 1x3072x3072), so K may also
-// be split over blocks (gridDim.y, mode kParallel): each split writes its partial sums and the last
-// block of an output block to finish adds all splits in split order and writes C, in the same
-// launch (deterministic: the order does not depend on which block finishes last).
+// (transposed_problem; GemmParams::c_transposed stores C row-major). Such a problem reads A (m x k)
+// once and does at most 4 FMAs per element read, so it is bound by DRAM bandwidth; a GEMM tile
+// would stage A through shared memory and compute mostly zero columns. Here every thread streams
+// its part of A straight into registers with several vector loads in flight (evict-first in L2,
+// stream_load.cuh), and a block adds up its partial sums in a fixed order. Streaming at the DRAM
+// rate takes most of the GPU's threads (192 blocks of 256 threads keep too few bytes in flight for
+// 1x3072x3072), so K may also be split over blocks (gridDim.y, mode kParallel): each split writes
+// its partial sums and the last block of an output block to finish adds all splits in split order
+// and writes C, in the same launch (deterministic: the order does not depend on which block
+// finishes last).
 //
 // Two mappings, picked by the layout of A:
 //  - M-major A (op N, element (i, k) at a[i + k * lda]): a block owns BM rows; BM / 4 lanes each own

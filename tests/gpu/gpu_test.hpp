@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "check.hpp"
@@ -17,6 +18,13 @@
 namespace autogemm::testing {
 
 extern bool g_has_gpu;
+
+/// AUTOGEMM_TEST_SANITIZER=1: the suite runs under compute-sanitizer (10-100x slower), and tests cut
+/// their work to what covers every path (instance_test.cpp, tight_allocation_test.cpp).
+inline bool sanitizer_mode() {
+  const char* v = std::getenv("AUTOGEMM_TEST_SANITIZER");
+  return v != nullptr && std::string(v) == "1";
+}
 
 class GpuTest : public ::testing::Test {
  protected:

@@ -25,17 +25,12 @@ struct Case {
   SplitChoice split;
 };
 
-// AUTOGEMM_TEST_SANITIZER=1 (for compute-sanitizer runs, which are 10-100x slower): test only the
-// first instance of each (family, layout, alignment, stages, copy path of A and of B, k-slices) class,
-// and skip the 1000^3 case. That still covers every layout, alignment class, stage count, split-k
-// path, the four copy paths of an operand (cp.async by whole rows or not, copies_whole_rows; the
-// transposing copy through registers, KernelConfig::transposes_a / transposes_b; the scalar class's
-// copy-transposing cp.async, copy_transposes_a / copy_transposes_b) and the sliced-K exchange.
-bool sanitizer_mode() {
-  const char* v = std::getenv("AUTOGEMM_TEST_SANITIZER");
-  return v != nullptr && std::string(v) == "1";
-}
-
+// Under the sanitizer (sanitizer_mode): test only the first instance of each (family, layout,
+// alignment, stages, copy path of A and of B, k-slices) class, and skip the 1000^3 case. That still
+// covers every layout, alignment class, stage count, split-k path, the four copy paths of an operand
+// (cp.async by whole rows or not, copies_whole_rows; the transposing copy through registers,
+// KernelConfig::transposes_a / transposes_b; the scalar class's copy-transposing cp.async,
+// copy_transposes_a / copy_transposes_b) and the sliced-K exchange.
 bool in_covering_subset(size_t index) {
   static const std::set<size_t> subset = [] {
     std::set<size_t> picked;

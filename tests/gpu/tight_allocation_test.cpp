@@ -32,11 +32,6 @@ int env_int(const char* name, int fallback) {
   return v != nullptr && *v != '\0' ? std::atoi(v) : fallback;
 }
 
-bool under_sanitizer() {
-  const char* v = std::getenv("AUTOGEMM_TEST_SANITIZER");
-  return v != nullptr && std::string(v) == "1";
-}
-
 /// One column-major matrix of rows x cols at leading dimension ld, `offset` floats into an allocation
 /// that ends at its last element. Its padding rows are NaN.
 struct TightMatrix {
@@ -47,12 +42,8 @@ struct TightMatrix {
     return static_cast<size_t>(ld) * static_cast<size_t>(cols - 1) + static_cast<size_t>(rows);
   }
   size_t count() const { return elements(rows, cols, ld); }
-  /// Padding rows (rows .. ld - 1 of every column but the last, which has none here) to NaN.
-  cudaError_t poison_padding() const {
-    if (ld == rows || cols < 2) return cudaSuccess;
-    return cudaMemset2D(data + rows, static_cast<size_t>(ld) * sizeof(float), 0xff,
-                        static_cast<size_t>(ld - rows) * sizeof(float), static_cast<size_t>(cols - 1));
-  }
+  /// Padding rows to NaN: rows .. ld - 1 of every column but the last, which has none here.
+  cudaError_t poison_padding() const { return autogemm::testing::poison_padding(data, ld, rows, cols - 1); }
   int rows, cols;
   int64_t ld;
   DeviceBuffer<float> buffer;
@@ -158,7 +149,7 @@ class TightAllocationFuzz : public GpuTest {
 };
 
 TEST_F(TightAllocationFuzz, ReadsAndWritesOnlyTheMatrices) {
-  const bool sanitizer = under_sanitizer();
+  const bool sanitizer = sanitizer_mode();
   const int problems = env_int("AUTOGEMM_FUZZ_PROBLEMS", sanitizer ? 500 : 1000);
   const uint64_t seed = static_cast<uint64_t>(env_int("AUTOGEMM_FUZZ_SEED", 1));
   // Under the sanitizer, 10-100x slower, problems up to 2e8 multiply-adds (any extent still up to
