@@ -379,7 +379,8 @@ std::optional<std::string> invalid_entry_reason(const Entry& e) {
   if (!positive(e.problem.m)) return "problem.m: must be positive, got " + std::to_string(e.problem.m);
   if (!positive(e.problem.n)) return "problem.n: must be positive, got " + std::to_string(e.problem.n);
   if (!positive(e.problem.k)) return "problem.k: must be positive, got " + std::to_string(e.problem.k);
-  if (e.problem.align != 1 && e.problem.align != 4) return "problem.align: must be 1 or 4, got " + std::to_string(e.problem.align);
+  if (e.problem.align != 1 && e.problem.align != 4 && e.problem.align != 8)
+    return "problem.align: must be 1, 4 or 8, got " + std::to_string(e.problem.align);
   if (e.candidate.kernel.empty()) return "candidate.kernel: must not be empty";
   if (e.candidate.splits < 1 || e.candidate.splits > 65535) return "candidate.splits: must lie in [1, 65535], got " + std::to_string(e.candidate.splits);
   if (e.candidate.split_mode != "none" && e.candidate.split_mode != "serial" && e.candidate.split_mode != "parallel")

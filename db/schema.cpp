@@ -101,7 +101,40 @@ CREATE TABLE pruned (
 );
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3};
+// Version 4: problems of 16-bit element types are aligned in classes of 8 elements (16 bytes), so
+// the problems table's align takes 8. SQLite cannot change a CHECK in place: the table is copied
+// into its new form (migrate() runs with foreign keys off, so measurements keep their problem ids),
+// and version 1's best-per-problem view is made again over it.
+constexpr const char* kMigration4 = R"sql(
+CREATE TABLE problems_v4 (
+  id     INTEGER PRIMARY KEY,
+  dtype  TEXT NOT NULL,
+  transa TEXT NOT NULL CHECK (transa IN ('n', 't')),
+  transb TEXT NOT NULL CHECK (transb IN ('n', 't')),
+  m      INTEGER NOT NULL CHECK (m > 0),
+  n      INTEGER NOT NULL CHECK (n > 0),
+  k      INTEGER NOT NULL CHECK (k > 0),
+  align  INTEGER NOT NULL CHECK (align IN (1, 4, 8)),
+  UNIQUE (dtype, transa, transb, m, n, k, align)
+);
+INSERT INTO problems_v4 (id, dtype, transa, transb, m, n, k, align)
+  SELECT id, dtype, transa, transb, m, n, k, align FROM problems;
+DROP VIEW best_configs;
+DROP TABLE problems;
+ALTER TABLE problems_v4 RENAME TO problems;
+CREATE VIEW best_configs AS
+SELECT d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align,
+       m.kernel, m.splits, m.split_mode, m.median_us, m.tflops, m.measured_at
+FROM measurements m
+JOIN devices d ON d.id = m.device_id
+JOIN problems p ON p.id = m.problem_id
+WHERE m.check_passed = 1
+  AND m.id = (SELECT m2.id FROM measurements m2
+              WHERE m2.device_id = m.device_id AND m2.problem_id = m.problem_id AND m2.check_passed = 1
+              ORDER BY m2.median_us, m2.id LIMIT 1);
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "one migration per schema version");
 
 }  // namespace
@@ -111,6 +144,20 @@ void migrate(sqlite3* db, const std::string& path, int from, int to) {
   if (from < 0 || to > kSchemaVersion || from > to)
     throw DbError(path + ": cannot migrate schema version " + std::to_string(from) + " to " + std::to_string(to) +
                   " (this build knows 0 to " + std::to_string(kSchemaVersion) + ")");
+  // Version 4 rebuilds a table others reference: SQLite's procedure for that runs with foreign keys
+  // off (they cannot change inside a transaction), restored after.
+  int foreign_keys = 0;
+  {
+    Statement fk(db, path, "PRAGMA foreign_keys");
+    fk.step();
+    foreign_keys = fk.integer(0);
+  }
+  exec(db, path, "PRAGMA foreign_keys = OFF");
+  struct Restore {
+    sqlite3* db;
+    int on;
+    ~Restore() { sqlite3_exec(db, on ? "PRAGMA foreign_keys = ON" : "PRAGMA foreign_keys = OFF", nullptr, nullptr, nullptr); }
+  } restore{db, foreign_keys};
   for (int v = from; v < to; ++v) {
     Transaction tx(db, path);
     // Another process may have migrated while we waited for the write lock.

@@ -8,7 +8,7 @@ struct sqlite3;
 namespace autogemm::db {
 
 /// The schema version this build writes and understands.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 /// Brings a database at `from` (0 = empty) to `to` (<= kSchemaVersion), one migration at a time,
 /// each in its own transaction with its user_version bump. Tests use `to` < kSchemaVersion to

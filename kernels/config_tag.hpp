@@ -12,4 +12,11 @@ struct ConfigTag {
   static constexpr KernelConfig value{BM, BN, BK, WM, WN, TM, TN, S, MinBlocks, OpA, OpB, Align, F, Slices, Residues};
 };
 
+/// A wgmma instance as a type (wgmma_config's arguments).
+template <int BM, int BN, int BK, int S, int CM, int CN, WgmmaSchedule Sched, Op OpA, Op OpB, DataType AB, DataType Out,
+          int Swizzle>
+struct WgmmaTag {
+  static constexpr KernelConfig value = wgmma_config(BM, BN, BK, S, CM, CN, Sched, OpA, OpB, AB, Out, Swizzle);
+};
+
 }  // namespace autogemm::detail

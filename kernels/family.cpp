@@ -13,16 +13,18 @@ extern const KernelFamily kSimtGemmFamily;         // simt_gemm/: tiled multista
 extern const KernelFamily kSimtGemmResidueFamily;  // simt_gemm/: its residue instances (odd lda)
 extern const KernelFamily kSimtGemvFamily;         // simt_gemv/: outputs at most 4 columns wide
 extern const KernelFamily kSm90TmaFamily;          // sm90_tma/: TMA-fed tiles on sm_90a
+extern const KernelFamily kSm90WgmmaFamily;        // sm90_wgmma/: BF16/FP16 tensor cores on sm_90a
 
 const std::vector<const KernelFamily*>& kernel_families() {
   static const std::vector<const KernelFamily*> families{&kSimtGemmFamily, &kSimtGemmResidueFamily, &kSimtGemvFamily,
-                                                         &kSm90TmaFamily};
+                                                         &kSm90TmaFamily, &kSm90WgmmaFamily};
   return families;
 }
 
 const KernelFamily& family_of(const KernelConfig& c) {
   if (c.is_gemv()) return kSimtGemvFamily;
   if (c.is_tma()) return kSm90TmaFamily;
+  if (c.is_wgmma()) return kSm90WgmmaFamily;
   return c.residues > 1 ? kSimtGemmResidueFamily : kSimtGemmFamily;
 }
 
@@ -100,7 +102,8 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& origin
     const int64_t outer = problem.op_a == Op::N ? problem.k : problem.m;
     const int64_t inner = problem.op_a == Op::N ? problem.m : problem.k;
     p.stream_window = problem.a;
-    p.stream_window_bytes = sizeof(float) * static_cast<size_t>((outer - 1) * problem.lda + inner);
+    p.stream_window_bytes =
+        static_cast<size_t>(data_type_bytes(problem.types.a)) * static_cast<size_t>((outer - 1) * problem.lda + inner);
   }
   return p;
 }
@@ -121,7 +124,7 @@ std::string check_layout(const KernelConfig& c, const GemmProblem& problem, Repa
 std::string check_alignment(const KernelConfig& c, const GemmProblem& problem, RepackPlan plan, bool a_aligned,
                             bool a_only) {
   // The repacked copies are aligned; an operand read in place keeps its own alignment.
-  a_aligned = a_aligned || plan.a || vector_aligned(problem.a, problem.lda);
+  a_aligned = a_aligned || plan.a || vector_aligned(problem.a, problem.lda);  // FP32 operands
   const bool b_aligned = plan.b || vector_aligned(problem.b, problem.ldb);
   if (c.align == 4 && a_only && !a_aligned) return "needs 16-byte aligned A with lda a multiple of 4";
   if (c.align == 4 && !a_only && !(a_aligned && b_aligned)) return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
@@ -159,7 +162,7 @@ std::vector<SplitChoice> tiled_split_candidates(const KernelConfig& c, int m, in
 cudaError_t reduce_parallel_split(const KernelInstance&, const GemmParams& p, const GemmProblem&,
                                   cudaStream_t stream) {
   if (p.mode != SplitKMode::kParallel) return cudaSuccess;
-  return launch_splitk_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
+  return launch_splitk_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.f32_c(), p.ldc, stream);
 }
 
 SplitGeometry whole_k_geometry(const KernelConfig& c, int k, SplitChoice split) {

@@ -39,6 +39,8 @@ struct FamilyCostTerms {
   bool copy_warpgroup = false;
   /// Every launch splits K into planes that a reduction adds up (residue instances).
   bool always_reduced = false;
+  /// Priced as a persistent tensor-core kernel (wgmma instances), not as a CUDA-core main loop.
+  bool tensor_cores = false;
   /// The main loop's efficiency where B is K-major: the TMA copy warpgroup transposes B's staged
   /// boxes beside the compute warps (4096^3 `nn` 2640 us against its `nt` twin's 2554 on the H100).
   double k_major_b_efficiency = 1.0;
@@ -121,6 +123,12 @@ std::string check_alignment(const KernelConfig& c, const GemmProblem& problem, R
 std::string check_architecture(const DeviceLimits& device);
 /// Shared memory the device grants, and a grid that can hold the output tiles.
 std::string check_resources(const KernelConfig& c, const GemmProblem& problem, const DeviceLimits& device);
+
+/// The wgmma family's rule on a problem's extents: CUTLASS's TMA kernels take the contiguous extent
+/// of each operand (m of an op-N A and of C, k of a K-major operand, n of an op-T B) in multiples of
+/// 16 bytes; "" when the problem keeps it, else the sentence naming the operand. (realigned.hpp pads
+/// problems that do not.)
+std::string wgmma_extent_rule(const GemmProblem& problem);
 
 /// The tiled families' split rule (split_candidates above), shared by the multistage and TMA GEMMs.
 std::vector<SplitChoice> tiled_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,

@@ -1,5 +1,6 @@
-// GemmParams: what one launch of any FP32 GEMM kernel instance receives. Column-major, cuBLAS
-// semantics: C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C. Host and device code.
+// GemmParams: what one launch of any GEMM kernel instance receives. Column-major, cuBLAS semantics:
+// C (m x n) = alpha * op(A) (m x k) * op(B) (k x n) + beta * C. Host and device code. The operands'
+// element types are the instance's (KernelConfig::types): FP32 kernels read them through f32_a() ...
 #pragma once
 
 #include <cstdint>
@@ -31,9 +32,9 @@ __host__ __device__ constexpr int64_t residue_partial_ld(int m, bool of_m) { ret
 
 struct GemmParams {
   int m = 0, n = 0, k = 0;
-  const float* a = nullptr;
-  const float* b = nullptr;
-  float* c = nullptr;
+  const void* a = nullptr;
+  const void* b = nullptr;
+  void* c = nullptr;
   int64_t lda = 0, ldb = 0, ldc = 0;  // 64-bit so every offset is computed without overflow
   float alpha = 1.0f, beta = 0.0f;
   int splits = 1;           // blocks along K per output tile (gridDim.z)
@@ -58,6 +59,10 @@ struct GemmParams {
   // C's element (i, j) lies at c[j + i·ldc], not c[i + j·ldc]: the launch runs the transpose of the
   // caller's problem (GemmProblem::c_transposed; GEMV instances only).
   bool c_transposed = false;
+
+  __host__ __device__ const float* f32_a() const { return static_cast<const float*>(a); }
+  __host__ __device__ const float* f32_b() const { return static_cast<const float*>(b); }
+  __host__ __device__ float* f32_c() const { return static_cast<float*>(c); }
 };
 
 #if defined(__CUDACC__)

@@ -12,20 +12,25 @@
 namespace autogemm {
 
 /// One GEMM call, column-major, cuBLAS semantics.
+/// The operands' element types are `types` (FP32 families read them through f32_a() ...).
 struct GemmProblem {
   Op op_a = Op::N, op_b = Op::N;
   int m = 0, n = 0, k = 0;
-  const float* a = nullptr;
+  const void* a = nullptr;
   int64_t lda = 0;
-  const float* b = nullptr;
+  const void* b = nullptr;
   int64_t ldb = 0;
-  float* c = nullptr;
+  void* c = nullptr;
   int64_t ldc = 0;
   float alpha = 1.0f, beta = 0.0f;
   GemmTypes types{};  // element and compute types (autogemmSgemm: FP32 throughout)
   /// C's element (i, j) lies at c[j + i·ldc]: this is the transpose of the caller's problem
   /// (transposed_problem), which a GEMV instance runs for an output at most 4 rows tall.
   bool c_transposed = false;
+
+  const float* f32_a() const { return static_cast<const float*>(a); }
+  const float* f32_b() const { return static_cast<const float*>(b); }
+  float* f32_c() const { return static_cast<float*>(c); }
 };
 
 /// The same product as its transpose: C = op(A)·op(B) is (op(B)ᵀ·op(A)ᵀ)ᵀ, so the problem with m and
@@ -42,26 +47,31 @@ inline GemmProblem transposed_problem(const GemmProblem& p) {
   return t;
 }
 
-/// Whether an operand allows 16-byte vector loads: a 16-byte aligned base and a leading dimension
-/// that is a multiple of 4 floats.
-inline bool vector_aligned(const float* base, int64_t ld) {
-  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld % 4 == 0;
+/// Whether an operand allows 16-byte vector loads (and TMA's rows): a 16-byte aligned base and a
+/// leading dimension of a multiple of 16 bytes (4 floats, 8 16-bit elements).
+inline bool vector_aligned(const void* base, int64_t ld, int element_bytes = 4) {
+  return reinterpret_cast<uintptr_t>(base) % 16 == 0 && ld * element_bytes % 16 == 0;
 }
 
-/// 4 when A and B allow 16-byte vector loads, else 1. The alignment class is part of the tuning key.
+/// Elements of A's and B's type in 16 bytes (4 for FP32, 8 for BF16/FP16) when A and B allow
+/// 16-byte vector loads, else 1. The alignment class is part of the tuning key.
 /// (GEMV instances need only A aligned, so an align4 GEMV may serve a scalar-class problem.)
 inline int alignment_class(const GemmProblem& p) {
-  return vector_aligned(p.a, p.lda) && vector_aligned(p.b, p.ldb) ? 4 : 1;
+  const int bytes = data_type_bytes(p.types.a);
+  return vector_aligned(p.a, p.lda, bytes) && vector_aligned(p.b, p.ldb, bytes) ? 16 / bytes : 1;
 }
 
-/// What the instances' alignment rules read of a problem, finer than its class: whether A's and B's
-/// bases are 16-byte aligned and their leading dimensions multiples of 4, one bit each. Within a
-/// class the instances that run differ by it: a GEMV align4 instance needs only A aligned, a
-/// residue instance A's base aligned with any lda. A choice cached for one pattern must not run
-/// another (a GEMV align4 choice made for an aligned A then read an unaligned one with float4 loads).
+/// What the instances' alignment rules read of a problem, finer than its class: whether A's, B's and
+/// C's bases are 16-byte aligned and their leading dimensions multiples of 16 bytes, one bit each.
+/// Within a class the instances that run differ by it: a GEMV align4 instance needs only A aligned,
+/// a residue instance A's base aligned with any lda, a wgmma instance C aligned too. A choice cached
+/// for one pattern must not run another (a GEMV align4 choice made for an aligned A then read an
+/// unaligned one with float4 loads).
 inline int alignment_pattern(const GemmProblem& p) {
-  auto base16 = [](const float* x) { return reinterpret_cast<uintptr_t>(x) % 16 == 0; };
-  return (base16(p.a) ? 1 : 0) | (p.lda % 4 == 0 ? 2 : 0) | (base16(p.b) ? 4 : 0) | (p.ldb % 4 == 0 ? 8 : 0);
+  auto base16 = [](const void* x) { return reinterpret_cast<uintptr_t>(x) % 16 == 0; };
+  const int ab = data_type_bytes(p.types.a), c = data_type_bytes(p.types.c);
+  return (base16(p.a) ? 1 : 0) | (p.lda * ab % 16 == 0 ? 2 : 0) | (base16(p.b) ? 4 : 0) |
+         (p.ldb * ab % 16 == 0 ? 8 : 0) | (base16(p.c) ? 16 : 0) | (p.ldc * c % 16 == 0 ? 32 : 0);
 }
 
 /// What the device offers a kernel, read once per handle.

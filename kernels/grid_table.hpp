@@ -103,6 +103,32 @@ inline constexpr TmaTile kTmaTiles[] = {
     {{256, 128, 64, 64, 8, 16}, {32, 3, 1}},
 };
 
+/// wgmma instances (family kWgmma, sm_90a, BF16/FP16 operands): tile, schedule and cluster, each
+/// compiled in every layout for both operand types with an output of their type; the tiles marked
+/// `f32_output` also with an FP32 output. Stages: as many as the shared memory holds (stages 0).
+struct WgmmaTile {
+  int bm, bn;
+  WgmmaSchedule schedule;
+  int cluster_m, cluster_n;
+  bool f32_output;
+  bool swizzles = false;  // also at swizzle 4 and 8 (kWgmmaSwizzles): the large tiles, whose grids are long
+};
+inline constexpr int kWgmmaSwizzles[] = {4, 8};
+inline constexpr WgmmaTile kWgmmaTiles[] = {
+    {128, 256, WgmmaSchedule::kCooperative, 1, 1, true, true},  {128, 256, WgmmaSchedule::kCooperative, 2, 1, false, true},
+    {128, 256, WgmmaSchedule::kCooperative, 1, 2, false, true}, {256, 128, WgmmaSchedule::kCooperative, 1, 1, false, true},
+    {256, 128, WgmmaSchedule::kCooperative, 2, 1, false, true}, {256, 128, WgmmaSchedule::kCooperative, 1, 2, false, true},
+    {128, 128, WgmmaSchedule::kCooperative, 1, 1, false}, {128, 128, WgmmaSchedule::kCooperative, 2, 1, false},
+    {128, 128, WgmmaSchedule::kPingpong, 1, 1, true},     {128, 128, WgmmaSchedule::kPingpong, 2, 1, false},
+    {128, 128, WgmmaSchedule::kPingpong, 1, 2, false},    {64, 256, WgmmaSchedule::kPingpong, 1, 1, false},
+    {64, 128, WgmmaSchedule::kPingpong, 1, 1, true},      {128, 64, WgmmaSchedule::kPingpong, 1, 1, false},
+    {128, 128, WgmmaSchedule::kStreamK, 1, 1, true},      {128, 256, WgmmaSchedule::kStreamK, 1, 1, false},
+    // Outputs a few tiles wide (row-major M of 16-128 tokens, n <= 128 in the column-major call):
+    // 64-wide tiles split over K, and small ping-pong tiles, for more blocks than SMs.
+    {128, 64, WgmmaSchedule::kStreamK, 1, 1, true},       {64, 64, WgmmaSchedule::kPingpong, 1, 1, false},
+};
+inline constexpr DataType kWgmmaOperandTypes[] = {DataType::kBF16, DataType::kF16};
+
 inline constexpr Op kOps[] = {Op::N, Op::T};
 inline constexpr int kAligns[] = {4, 1};
 
@@ -114,7 +140,7 @@ constexpr KernelConfig gemm_config(const TileShape& t, const PipelineChoice& pc,
 }
 
 /// Every valid instance of the grid, in a fixed order (layout, alignment, GEMM tile and pipeline,
-/// sliced-K tile, then GEMV shape; then the residue instances, the TMA instances last).
+/// sliced-K tile, then GEMV shape; then the residue instances, the TMA instances, the wgmma instances).
 inline std::vector<KernelConfig> enumerate_grid() {
   std::vector<KernelConfig> out;
   for (Op a : kOps)
@@ -146,6 +172,21 @@ inline std::vector<KernelConfig> enumerate_grid() {
       c.family = Family::kTma;
       if (is_valid(c)) out.push_back(c);
     }
+  // Tile outermost: a tile added at the end of kWgmmaTiles adds instances at the end, so the
+  // generator's files of the earlier ones stay as they are (no rebuild of their kernels).
+  for (const WgmmaTile& w : kWgmmaTiles)
+    for (DataType t : kWgmmaOperandTypes)
+      for (Op a : kOps)
+        for (Op b : kOps)
+          for (DataType out_type : {t, DataType::kF32}) {
+            if (out_type == DataType::kF32 && !w.f32_output) continue;
+            const KernelConfig c = wgmma_config(w.bm, w.bn, 64, 0, w.cluster_m, w.cluster_n, w.schedule, a, b, t, out_type);
+            if (!is_valid(c)) continue;
+            out.push_back(c);
+            if (w.swizzles)
+              for (int sw : kWgmmaSwizzles)
+                out.push_back(wgmma_config(w.bm, w.bn, 64, 0, w.cluster_m, w.cluster_n, w.schedule, a, b, t, out_type, sw));
+          }
   return out;
 }
 

@@ -8,7 +8,23 @@ namespace autogemm {
 
 std::string layout_code(Op a, Op b) { return {op_char(a), op_char(b)}; }
 
+namespace {
+constexpr const char* kScheduleNames[] = {"coop", "ping", "sk"};
+
+std::string wgmma_name(const KernelConfig& c) {
+  char buf[128], stages[16] = "", swizzle[16] = "";
+  if (c.stages != 0) std::snprintf(stages, sizeof stages, "_s%d", c.stages);
+  if (c.swizzle != 1) std::snprintf(swizzle, sizeof swizzle, "_sw%d", c.swizzle);
+  std::snprintf(buf, sizeof buf, "sm90_wgmma_%s_%s_%dx%dx%d_c%dx%d_%s%s%s_%s_align%d", data_type_name(c.types.a),
+                data_type_name(c.types.c), c.bm, c.bn, c.bk, c.cluster_m, c.cluster_n,
+                kScheduleNames[static_cast<int>(c.schedule)], stages, swizzle, layout_code(c.op_a, c.op_b).c_str(),
+                c.align);
+  return buf;
+}
+}  // namespace
+
 std::string kernel_name(const KernelConfig& c) {
+  if (c.is_wgmma()) return wgmma_name(c);
   char buf[128];
   if (c.is_gemv()) {
     std::snprintf(buf, sizeof buf, "simt_sgemv_%dx%d_u%d_b%d_%s_align%d", c.bm, c.bn, c.stages, c.threads(),
@@ -46,6 +62,39 @@ std::optional<KernelConfig> parse_gemv_name(const std::string& s) {
   return c;
 }
 
+// Every field of a wgmma name is in a short list, so the name is read by trying them: the one
+// config whose name is `s`.
+std::optional<KernelConfig> parse_wgmma_name(const std::string& s) {
+  char ab[8] = "", out[8] = "", sched[8] = "";
+  int bm = 0, bn = 0, bk = 0, cm = 0, cn = 0, consumed = 0;
+  if (std::sscanf(s.c_str(), "sm90_wgmma_%7[a-z0-9]_%7[a-z0-9]_%dx%dx%d_c%dx%d_%7[a-z]%n", ab, out, &bm, &bn, &bk, &cm,
+                  &cn, sched, &consumed) != 8)
+    return std::nullopt;
+  const char* rest = s.c_str() + consumed;
+  int stages = 0, swizzle = 1;
+  if (int used = 0; std::sscanf(rest, "_s%d%n", &stages, &used) == 1) rest += used;
+  if (int used = 0; std::sscanf(rest, "_sw%d%n", &swizzle, &used) == 1) rest += used;
+  char la = 0, lb = 0;
+  int align = 0;
+  if (std::sscanf(rest, "_%c%c_align%d", &la, &lb, &align) != 3) return std::nullopt;
+  const auto op_a = parse_op(la), op_b = parse_op(lb);
+  if (!op_a || !op_b) return std::nullopt;
+  auto type = [](const char* w) -> std::optional<DataType> {
+    for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16})
+      if (std::string_view(w) == data_type_name(t)) return t;
+    return std::nullopt;
+  };
+  const auto a = type(ab), c_type = type(out);
+  if (!a || !c_type) return std::nullopt;
+  for (int i = 0; i < 3; ++i) {
+    if (std::string_view(sched) != kScheduleNames[i]) continue;
+    const KernelConfig c = wgmma_config(bm, bn, bk, stages, cm, cn, static_cast<WgmmaSchedule>(i), *op_a, *op_b, *a,
+                                        *c_type, swizzle);
+    if (kernel_name(c) == s && is_valid(c)) return c;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
@@ -55,6 +104,7 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
   int consumed = 0;
   const std::string s(name);
   if (s.rfind("simt_sgemv_", 0) == 0) return parse_gemv_name(s);
+  if (s.rfind("sm90_wgmma_", 0) == 0) return parse_wgmma_name(s);
   constexpr std::string_view kTmaPrefix = "simt_sgemm_tma_";
   const bool tma = s.rfind(kTmaPrefix, 0) == 0;
   if (tma) c.family = Family::kTma;

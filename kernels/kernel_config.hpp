@@ -62,7 +62,23 @@ inline constexpr int kResidues = 4;
 /// repack of B). Other layouts repack A.
 /// The 256x128x16 8x16 tile ran 4096^3 in 2563 us against 2752 for the best kGemm instance
 /// (docs/decisions.md, TMA family on sm_90a).
-enum class Family : int { kGemm = 0, kGemv = 1, kTma = 2 };
+/// kWgmma: sm90_wgmma/wgmma_gemm.cuh (sm_90a), BF16 or FP16 operands on tensor cores (wgmma) with FP32
+/// accumulation, an output of the operands' type or FP32; CUTLASS's warp-specialized TMA kernels.
+/// Fields: bm x bn x bk tile, stages (0: as many as shared memory holds), cluster_m x cluster_n,
+/// schedule, ops, align = 16 bytes in elements, types; the warp and thread tiles are 0.
+enum class Family : int { kGemm = 0, kGemv = 1, kTma = 2, kWgmma = 3 };
+
+/// How a wgmma instance's two consumer warpgroups share the work, and how its grid walks the tiles.
+/// kCooperative: both on one tile (M halved between them), tiles assigned persistently.
+/// kPingpong: each warpgroup on its own tile, one's epilogue overlapping the other's main loop.
+/// kStreamK: cooperative, K split over the blocks (stream-K, or split-K with a requested split).
+enum class WgmmaSchedule : int { kCooperative = 0, kPingpong = 1, kStreamK = 2 };
+
+/// wgmma instances: a producer warpgroup and two consumer warpgroups per block.
+inline constexpr int kWgmmaThreads = 384;
+/// Accumulators a consumer thread holds at most (the 128x256 cooperative tile: 64x256 per
+/// warpgroup of 128 threads); more spill.
+inline constexpr int kWgmmaMaxAccumulators = 128;
 
 /// TMA instances: the copy warpgroup's threads, and the registers it keeps and the compute threads
 /// get (setmaxnreg). 128 x 40 + 256 x 232 fits the 65536 registers of one block per SM, so the
@@ -123,9 +139,18 @@ struct KernelConfig {
   // What the instance computes (data_types.hpp). The families here compute FP32, the "s" of
   // simt_sgemm and simt_sgemv in their names; the validity rule refuses any other combination.
   GemmTypes types{};
+  // kWgmma instances: the thread-block cluster (blocks along M x along N sharing TMA loads by
+  // multicast) and the schedule.
+  int cluster_m = 1, cluster_n = 1;
+  WgmmaSchedule schedule = WgmmaSchedule::kCooperative;
+  // kWgmma instances: tiles the persistent grid walks along its raster's minor direction before
+  // moving on (CUTLASS's max swizzle: 1, 2, 4 or 8), for L2 reuse of the operands' tiles. A launch
+  // argument, not code: instances differing only in it share their kernel.
+  int swizzle = 1;
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
   constexpr bool is_tma() const { return family == Family::kTma; }
+  constexpr bool is_wgmma() const { return family == Family::kWgmma; }
   /// A residue instance of the second kind above: residues of M (K-major A).
   constexpr bool residues_of_m() const { return residues > 1 && op_a == Op::T; }
   constexpr int warps_m() const { return wm > 0 ? bm / wm : 0; }
@@ -133,7 +158,9 @@ struct KernelConfig {
   /// Threads of one k-slice: the warps that tile BM x BN once.
   constexpr int slice_threads() const { return warps_m() * warps_n() * 32; }
   /// Threads that compute (all but a kTma instance's copy warpgroup) and threads per block.
-  constexpr int compute_threads() const { return is_gemv() ? kGemvThreads : slice_threads() * slices; }
+  constexpr int compute_threads() const {
+    return is_gemv() ? kGemvThreads : is_wgmma() ? kWgmmaThreads : slice_threads() * slices;
+  }
   constexpr int threads() const { return compute_threads() + (is_tma() ? kTmaCopyThreads : 0); }
   constexpr int lanes_m() const { return tm > 0 ? wm / tm : 0; }  // lanes of a warp along M
   constexpr int lanes_n() const { return tn > 0 ? wn / tn : 0; }
@@ -197,8 +224,11 @@ struct KernelConfig {
   }
   /// Dynamic shared memory of a launch (GEMV instances use a small static array only; kTma
   /// instances add their staging ring and their mbarriers of 8 bytes after the stages).
+  /// (A kWgmma instance fills the shared memory of the largest architecture with stages, its
+  /// epilogue's tile beside them.)
   constexpr int shared_bytes() const {
     if (is_gemv()) return 0;
+    if (is_wgmma()) return kMaxSharedBytesAnyArch;
     const int pipeline = stages * (a_stage_floats() + b_stage_floats()) + tma_staging_floats();
     const int reduction = slice_reduction_floats();
     return (pipeline > reduction ? pipeline : reduction) * static_cast<int>(sizeof(float)) + tma_barriers() * 8;
@@ -218,6 +248,18 @@ constexpr bool copies_whole_rows(int x, int bk, bool k_major, int vec, int threa
 /// A GEMV instance: `bm` rows of C per block, `loads_in_flight` vector loads per thread per step.
 constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b, int align) {
   return KernelConfig{bm, kGemvMaxN, 4, 0, 0, 0, 0, loads_in_flight, 1, op_a, op_b, align, Family::kGemv};
+}
+
+/// A wgmma instance: tile bm x bn x bk, `stages` (0: as many as fit), cluster, schedule, layout and
+/// types (A and B of `operands`, C of `output`, FP32 arithmetic).
+constexpr KernelConfig wgmma_config(int bm, int bn, int bk, int stages, int cluster_m, int cluster_n,
+                                    WgmmaSchedule schedule, Op op_a, Op op_b, DataType operands, DataType output,
+                                    int swizzle = 1) {
+  KernelConfig c{bm, bn, bk, 0, 0, 0, 0, stages, 1, op_a, op_b, 16 / (operands == DataType::kF32 ? 4 : 2),
+                 Family::kWgmma};
+  c.types = GemmTypes{operands, operands, output, ComputeType::kF32};
+  c.cluster_m = cluster_m, c.cluster_n = cluster_n, c.schedule = schedule, c.swizzle = swizzle;
+  return c;
 }
 
 /// The validity rule of GEMV instances (see invalid_reason).
@@ -275,10 +317,42 @@ constexpr const char* invalid_tma_reason(const KernelConfig& c) {
   return nullptr;
 }
 
+/// The validity rule of wgmma instances (see invalid_reason): what wgmma, TMA and CUTLASS's
+/// warp-specialized schedules take, and registers for the accumulators.
+constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
+  const GemmTypes& t = c.types;
+  if (t.a != t.b || (t.a != DataType::kBF16 && t.a != DataType::kF16) || (t.c != t.a && t.c != DataType::kF32))
+    return "wgmma instance: A and B both bf16 or both f16, C of their type or f32";
+  if (c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 || c.min_blocks != 1 || c.slices != 1 || c.residues != 1)
+    return "wgmma instance has no warp or thread tile, min blocks 1, one k-slice, no residues";
+  if (c.align != 16 / data_type_bytes(t.a)) return "wgmma instance reads 16-byte aligned operands (align 8)";
+  if (c.bk != 64) return "wgmma instance: BK must be 64 (one 128-byte swizzled row of 16-bit elements)";
+  if (c.bn != 64 && c.bn != 128 && c.bn != 192 && c.bn != 256) return "wgmma instance: BN must be 64, 128, 192 or 256";
+  if (c.schedule == WgmmaSchedule::kPingpong) {
+    if (c.bm != 64 && c.bm != 128) return "ping-pong wgmma instance: BM must be 64 or 128 (one warpgroup's tile)";
+  } else if (c.bm != 128 && c.bm != 256) {
+    return "cooperative wgmma instance: BM must be 128 or 256 (two warpgroups of 64 or 128 rows)";
+  }
+  const int rows_per_warpgroup = c.schedule == WgmmaSchedule::kPingpong ? c.bm : c.bm / 2;
+  if (rows_per_warpgroup * c.bn / 128 > kWgmmaMaxAccumulators)
+    return "wgmma instance: more than 128 accumulators per consumer thread spill registers";
+  if (!((c.cluster_m == 1 && c.cluster_n == 1) || (c.cluster_m == 2 && c.cluster_n == 1) ||
+        (c.cluster_m == 1 && c.cluster_n == 2)))
+    return "wgmma instance: cluster must be 1x1, 2x1 or 1x2";
+  if (c.stages != 0 && (c.stages < 2 || c.stages > 8)) return "wgmma stages must be 0 (as many as fit) or in [2, 8]";
+  if (c.swizzle != 1 && c.swizzle != 2 && c.swizzle != 4 && c.swizzle != 8) return "wgmma swizzle must be 1, 2, 4 or 8";
+  if (c.stages != 0 && c.stages * (c.bm + c.bn) * c.bk * data_type_bytes(t.a) > 200 * 1024)
+    return "wgmma stages exceed the shared memory beside the epilogue";
+  return nullptr;
+}
+
 /// The validity rule, written once: returns nullptr when `c` describes a kernel that compiles and runs
 /// correctly, else the reason it does not. Used by the kernel's static_assert, the generator, the
 /// tuner's pruning and the runtime's can_implement.
 constexpr const char* invalid_reason(const KernelConfig& c) {
+  if (c.is_wgmma()) return invalid_wgmma_reason(c);
+  if (c.cluster_m != 1 || c.cluster_n != 1 || c.schedule != WgmmaSchedule::kCooperative || c.swizzle != 1)
+    return "clusters, schedules and swizzles belong to wgmma instances";
   if (c.types != kF32Types) return "the SIMT families compute FP32 only (types f32)";
   if (c.is_gemv()) return invalid_gemv_reason(c);
   if (c.is_tma()) return invalid_tma_reason(c);
@@ -334,7 +408,9 @@ std::string layout_code(Op a, Op b);
 /// older names stay keys) and "_res4" at the end for a residue instance (KernelConfig::residues),
 /// or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in flight, threads), or
 /// "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nt_align4" for a kTma instance (threads
-/// counting its copy warpgroup). Every field is in the name.
+/// counting its copy warpgroup), or "sm90_wgmma_bf16_f32_128x256x64_c2x1_coop_tn_align8" for a
+/// kWgmma instance (operand type, output type, tile, cluster, schedule coop|ping|sk, "_s4" for an
+/// explicit stage count and "_sw4" for a swizzle before the layout). Every field is in the name.
 std::string kernel_name(const KernelConfig& c);
 
 /// Inverse of kernel_name; nullopt when `name` is not a well-formed instance name.

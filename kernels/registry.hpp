@@ -19,6 +19,9 @@ struct KernelInstance {
   std::string_view name;  // kernel_name(config), the database key
   LaunchFn launch;
   const void* kernel;     // the __global__ function: for cudaFuncGetAttributes and occupancy queries
+  // Workspace bytes a launch with these parameters needs beyond the family's own accounting (a
+  // wgmma instance's stream-K partials and locks, as CUTLASS sizes them), or nullptr: none.
+  size_t (*workspace_bytes)(const GemmParams&) = nullptr;
   int threads() const { return config.threads(); }
   int shared_bytes() const { return config.shared_bytes(); }
 };

@@ -7,6 +7,7 @@
 
 #include "autogemm/autogemm.h"
 #include "context.hpp"
+#include "realigned.hpp"
 #include "splitk_reduce.hpp"
 #include "tuned_lookup.hpp"
 #include "status.hpp"
@@ -32,17 +33,47 @@ autogemmStatus_t guarded(const char* where, F&& body) {
   }
 }
 
-// The internal problem of an S-GEMM call's (validated) arguments: FP32 A, B, C and arithmetic.
+// The internal problem of a GEMM call's (validated) arguments; FP32 A, B, C and arithmetic unless
+// `types` says otherwise.
 GemmProblem sgemm_problem(autogemmOperation_t transa, autogemmOperation_t transb, int m, int n, int k, float alpha,
-                          const float* A, int lda, const float* B, int ldb, float beta, float* C, int ldc) {
+                          const void* A, int lda, const void* B, int ldb, float beta, void* C, int ldc,
+                          GemmTypes types = kF32Types) {
   GemmProblem p;
   p.op_a = transa == AUTOGEMM_OP_N ? Op::N : Op::T;
   p.op_b = transb == AUTOGEMM_OP_N ? Op::N : Op::T;
   p.m = m, p.n = n, p.k = k;
   p.a = A, p.lda = lda, p.b = B, p.ldb = ldb, p.c = C, p.ldc = ldc;
   p.alpha = alpha, p.beta = beta;
-  p.types = kF32Types;
+  p.types = types;
   return p;
+}
+
+// The chosen kernel on a problem with work to do.
+void run_chosen(autogemmHandle_t handle, const GemmProblem& p) {
+  const KernelChoice choice = handle->choose(p);
+  const Workspace ws = handle->workspace(workspace_size(*choice.kernel, p, choice.split));
+  AUTOGEMM_CUDA_CHECK(run(*choice.kernel, p, choice.split, ws, handle->stream));
+}
+
+// The call of a validated problem: BLAS's cases that multiply nothing, else the chosen kernel; a
+// BF16/FP16 problem with an operand TMA cannot read runs on aligned copies (realigned.hpp).
+autogemmStatus_t run_gemm(autogemmHandle_t handle, const GemmProblem& p) {
+  if (p.m == 0 || p.n == 0) return AUTOGEMM_STATUS_SUCCESS;
+  DeviceGuard guard(handle->device);
+  if (p.k == 0 || p.alpha == 0.0f) {
+    AUTOGEMM_CUDA_CHECK(launch_scale_c(p.types.c, p.m, p.n, p.beta, p.c, p.ldc, handle->stream));
+    return AUTOGEMM_STATUS_SUCCESS;
+  }
+  if (p.types == kF32Types || tma_readable(p)) {
+    run_chosen(handle, p);
+    return AUTOGEMM_STATUS_SUCCESS;
+  }
+  const RealignPlan plan = realign_plan(p);
+  void* buffer = handle->realign_buffer(plan.bytes);
+  const GemmProblem copies = realign_operands(p, plan, buffer, handle->stream);
+  run_chosen(handle, copies);
+  copy_back_c(p, copies, plan, handle->stream);
+  return AUTOGEMM_STATUS_SUCCESS;
 }
 
 }  // namespace
@@ -212,16 +243,22 @@ extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpera
   if (const Validation v = validate_sgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); !v.ok())
     return fail(v.status, "autogemmSgemm: " + v.message);
   return guarded("autogemmSgemm", [&] {
-    if (m == 0 || n == 0) return AUTOGEMM_STATUS_SUCCESS;
-    DeviceGuard guard(handle->device);
-    if (k == 0 || *alpha == 0.0f) {
-      AUTOGEMM_CUDA_CHECK(launch_scale_c(m, n, *beta, C, ldc, handle->stream));
-      return AUTOGEMM_STATUS_SUCCESS;
-    }
-    const GemmProblem p = sgemm_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc);
-    const KernelChoice choice = handle->choose(p);
-    const Workspace ws = handle->workspace(workspace_size(*choice.kernel, p, choice.split));
-    AUTOGEMM_CUDA_CHECK(run(*choice.kernel, p, choice.split, ws, handle->stream));
-    return AUTOGEMM_STATUS_SUCCESS;
+    return run_gemm(handle, sgemm_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc));
+  });
+}
+
+extern "C" autogemmStatus_t autogemmGemmEx(autogemmHandle_t handle, autogemmOperation_t transa,
+                                           autogemmOperation_t transb, int m, int n, int k, const float* alpha,
+                                           const void* A, cudaDataType_t Atype, int lda, const void* B,
+                                           cudaDataType_t Btype, int ldb, const float* beta, void* C,
+                                           cudaDataType_t Ctype, int ldc, autogemmComputeType_t computeType) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmGemmEx: invalid handle");
+  if (const Validation v = validate_sgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); !v.ok())
+    return fail(v.status, "autogemmGemmEx: " + v.message);
+  GemmTypes types;
+  if (const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, types); !v.ok())
+    return fail(v.status, "autogemmGemmEx: " + v.message);
+  return guarded("autogemmGemmEx", [&] {
+    return run_gemm(handle, sgemm_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc, types));
   });
 }

@@ -6,6 +6,9 @@
 
 #include "status.hpp"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cmath>
 #include <limits>
 
@@ -19,34 +22,54 @@ __device__ __forceinline__ uint64_t splitmix64(uint64_t x) {
   return x ^ (x >> 31);
 }
 
-__global__ void fill_uniform_kernel(float* p, size_t n, uint64_t seed) {
+// Elements as the reference reads them (exactly: every FP32, BF16 and FP16 value is a double).
+__device__ __forceinline__ double to_double(float x) { return x; }
+__device__ __forceinline__ double to_double(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ __forceinline__ double to_double(__half x) { return __half2float(x); }
+
+// Runs f(T{}) with T the element type of `t`.
+template <class F>
+cudaError_t with_element(DataType t, F&& f) {
+  switch (t) {
+    case DataType::kF32: return f(float{});
+    case DataType::kBF16: return f(__nv_bfloat16{});
+    case DataType::kF16: return f(__half{});
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <class T>
+__global__ void fill_uniform_kernel(T* p, size_t n, uint64_t seed) {
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x) {
     const uint64_t r = splitmix64(seed * 0x2545F4914F6CDD1Dull + i);
-    p[i] = static_cast<float>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0);
+    p[i] = static_cast<T>(static_cast<float>(static_cast<double>(r >> 11) * 0x1.0p-52 - 1.0));
   }
 }
 
-__global__ void fill_nan_kernel(float* p, size_t n) {
+template <class T>
+__global__ void fill_nan_kernel(T* p, size_t n) {
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < n; i += size_t{gridDim.x} * blockDim.x)
-    p[i] = __int_as_float(0x7fc00000);
+    p[i] = static_cast<T>(__int_as_float(0x7fc00000));
 }
 
 /// The BLAS combination in float64, one rounding order for both reference forms (left to the
 /// compiler, the two kernels contracted alpha * sum + beta * c0 differently in the last bit).
-__device__ __forceinline__ double scaled(double alpha, double sum, double beta, const float* c0, int64_t at) {
+template <class TC>
+__device__ __forceinline__ double scaled(double alpha, double sum, double beta, const TC* c0, int64_t at) {
   const double product = __dmul_rn(alpha, sum);
-  return beta != 0.0 ? fma(beta, static_cast<double>(c0[at]), product) : product;  // beta == 0: C0 may be null
+  return beta != 0.0 ? fma(beta, to_double(c0[at]), product) : product;  // beta == 0: C0 may be null
 }
 
-__global__ void reference_kernel(bool ta, bool tb, int m, int n, int k, double alpha, const float* a, int64_t lda,
-                                 const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref) {
+template <class T, class TC>
+__global__ void reference_kernel(bool ta, bool tb, int m, int n, int k, double alpha, const T* a, int64_t lda,
+                                 const T* b, int64_t ldb, double beta, const TC* c0, int64_t ldc, double* ref) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   const int j = blockIdx.y;
   if (i >= m) return;
   double sum = 0.0;
   for (int p = 0; p < k; ++p) {
-    const double av = ta ? a[i * lda + p] : a[p * lda + i];
-    const double bv = tb ? b[p * ldb + j] : b[j * ldb + p];
+    const double av = to_double(ta ? a[i * lda + p] : a[p * lda + i]);
+    const double bv = to_double(tb ? b[p * ldb + j] : b[j * ldb + p]);
     sum = fma(av, bv, sum);  // one rounding per product, as the tiled form
   }
   ref[static_cast<int64_t>(j) * m + i] = scaled(alpha, sum, beta, c0, j * ldc + i);
@@ -62,15 +85,16 @@ static_assert(kRefLanes * kRefLanes == kRefThreads);
 /// op(X) at (xi, p): xi a row of op(A) or a column of op(B), p the k-index. A K-major operand stores
 /// each xi's k values contiguously (x[xi * ld + p]), the other kind each p's (x[p * ld + xi]).
 /// Zero outside extent x k.
-__device__ __forceinline__ double operand_at(const float* x, int64_t ld, bool k_major, int xi, int p, int extent,
-                                             int k) {
+template <class T>
+__device__ __forceinline__ double operand_at(const T* x, int64_t ld, bool k_major, int xi, int p, int extent, int k) {
   if (xi >= extent || p >= k) return 0.0;
-  return k_major ? x[xi * ld + p] : x[p * ld + xi];
+  return to_double(k_major ? x[xi * ld + p] : x[p * ld + xi]);
 }
 
+template <class T, class TC>
 __global__ void __launch_bounds__(kRefThreads)
-    reference_tiled_kernel(bool ta, bool tb, int m, int n, int k, double alpha, const float* a, int64_t lda,
-                           const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref) {
+    reference_tiled_kernel(bool ta, bool tb, int m, int n, int k, double alpha, const T* a, int64_t lda, const T* b,
+                           int64_t ldb, double beta, const TC* c0, int64_t ldc, double* ref) {
   __shared__ double sa[kRefK][kRefTile + 1];  // op(A)[i0 + x][p0 + p] at [p][x]
   __shared__ double sb[kRefK][kRefTile + 1];  // op(B)[p0 + p][j0 + x] at [p][x]
   const int i0 = blockIdx.x * kRefTile, j0 = blockIdx.y * kRefTile;
@@ -104,12 +128,13 @@ __global__ void __launch_bounds__(kRefThreads)
   }
 }
 
-__global__ void error_kernel(const float* c, int64_t ldc, const double* ref, int m, int n, double* sums) {
+template <class TC>
+__global__ void error_kernel(const TC* c, int64_t ldc, const double* ref, int m, int n, double* sums) {
   double diff2 = 0.0, ref2 = 0.0, bad = 0.0;
   const int64_t total = static_cast<int64_t>(m) * n;
   for (int64_t idx = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; idx < total; idx += int64_t{gridDim.x} * blockDim.x) {
     const int64_t i = idx % m, j = idx / m;
-    const double v = c[j * ldc + i];
+    const double v = to_double(c[j * ldc + i]);
     const double r = ref[idx];
     if (!isfinite(v)) bad += 1.0;
     diff2 += (v - r) * (v - r);
@@ -124,44 +149,67 @@ unsigned grid_for(size_t n) { return static_cast<unsigned>(std::min<size_t>((n +
 
 }  // namespace
 
-cudaError_t fill_uniform(float* p, size_t n, uint64_t seed, cudaStream_t stream) {
+cudaError_t fill_uniform(void* p, size_t n, uint64_t seed, cudaStream_t stream, DataType type) {
   if (n == 0) return cudaSuccess;
-  fill_uniform_kernel<<<grid_for(n), 256, 0, stream>>>(p, n, seed);
-  return cudaGetLastError();
+  return with_element(type, [&](auto t) {
+    fill_uniform_kernel<<<grid_for(n), 256, 0, stream>>>(static_cast<decltype(t)*>(p), n, seed);
+    return cudaGetLastError();
+  });
 }
 
-cudaError_t fill_nan(float* p, size_t n, cudaStream_t stream) {
+cudaError_t fill_nan(void* p, size_t n, cudaStream_t stream, DataType type) {
   if (n == 0) return cudaSuccess;
-  fill_nan_kernel<<<grid_for(n), 256, 0, stream>>>(p, n);
-  return cudaGetLastError();
+  return with_element(type, [&](auto t) {
+    fill_nan_kernel<<<grid_for(n), 256, 0, stream>>>(static_cast<decltype(t)*>(p), n);
+    return cudaGetLastError();
+  });
 }
 
-cudaError_t reference_gemm_f64(Op op_a, Op op_b, int m, int n, int k, double alpha, const float* a, int64_t lda,
-                               const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc, double* ref,
-                               cudaStream_t stream) {
+cudaError_t reference_gemm_f64(Op op_a, Op op_b, int m, int n, int k, double alpha, const void* a, int64_t lda,
+                               const void* b, int64_t ldb, double beta, const void* c0, int64_t ldc, double* ref,
+                               cudaStream_t stream, const GemmTypes& types) {
   if (m == 0 || n == 0) return cudaSuccess;
   const dim3 grid((m + kRefTile - 1) / kRefTile, (n + kRefTile - 1) / kRefTile);
-  reference_tiled_kernel<<<grid, kRefThreads, 0, stream>>>(op_a == Op::T, op_b == Op::T, m, n, k, alpha, a, lda, b,
-                                                           ldb, beta, c0, ldc, ref);
-  return cudaGetLastError();
+  return with_element(types.a, [&](auto ta) {
+    using T = decltype(ta);
+    return with_element(types.c, [&](auto tc) {
+      using TC = decltype(tc);
+      reference_tiled_kernel<<<grid, kRefThreads, 0, stream>>>(op_a == Op::T, op_b == Op::T, m, n, k, alpha,
+                                                               static_cast<const T*>(a), lda, static_cast<const T*>(b),
+                                                               ldb, beta, static_cast<const TC*>(c0), ldc, ref);
+      return cudaGetLastError();
+    });
+  });
 }
 
-cudaError_t reference_gemm_f64_naive(Op op_a, Op op_b, int m, int n, int k, double alpha, const float* a, int64_t lda,
-                                     const float* b, int64_t ldb, double beta, const float* c0, int64_t ldc,
-                                     double* ref, cudaStream_t stream) {
+cudaError_t reference_gemm_f64_naive(Op op_a, Op op_b, int m, int n, int k, double alpha, const void* a, int64_t lda,
+                                     const void* b, int64_t ldb, double beta, const void* c0, int64_t ldc,
+                                     double* ref, cudaStream_t stream, const GemmTypes& types) {
   if (m == 0 || n == 0) return cudaSuccess;
   const dim3 grid((m + 127) / 128, n);
-  reference_kernel<<<grid, 128, 0, stream>>>(op_a == Op::T, op_b == Op::T, m, n, k, alpha, a, lda, b, ldb, beta, c0,
-                                             ldc, ref);
-  return cudaGetLastError();
+  return with_element(types.a, [&](auto ta) {
+    using T = decltype(ta);
+    return with_element(types.c, [&](auto tc) {
+      using TC = decltype(tc);
+      reference_kernel<<<grid, 128, 0, stream>>>(op_a == Op::T, op_b == Op::T, m, n, k, alpha, static_cast<const T*>(a),
+                                                 lda, static_cast<const T*>(b), ldb, beta, static_cast<const TC*>(c0),
+                                                 ldc, ref);
+      return cudaGetLastError();
+    });
+  });
 }
 
-double relative_error(const float* c, int64_t ldc, const double* ref, int m, int n, cudaStream_t stream) {
+double relative_error(const void* c, int64_t ldc, const double* ref, int m, int n, cudaStream_t stream,
+                      DataType c_type) {
   double* sums = nullptr;
   if (cudaMalloc(reinterpret_cast<void**>(&sums), 3 * sizeof(double)) != cudaSuccess) return std::nan("");
   double host[3] = {0, 0, 0};
   cudaMemsetAsync(sums, 0, 3 * sizeof(double), stream);
-  error_kernel<<<grid_for(static_cast<size_t>(m) * n), 256, 0, stream>>>(c, ldc, ref, m, n, sums);
+  with_element(c_type, [&](auto t) {
+    error_kernel<<<grid_for(static_cast<size_t>(m) * n), 256, 0, stream>>>(static_cast<const decltype(t)*>(c), ldc,
+                                                                            ref, m, n, sums);
+    return cudaGetLastError();
+  });
   const cudaError_t e = cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, stream);
   cudaStreamSynchronize(stream);
   cudaFree(sums);
@@ -170,9 +218,19 @@ double relative_error(const float* c, int64_t ldc, const double* ref, int m, int
 }
 
 double error_bound(int k, const GemmTypes& types) {
-  if (types != kF32Types)
+  if (types.compute != ComputeType::kF32)
     throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED, "the result check has no error bound for types " + types_key(types));
-  return 1e-6 * std::sqrt(static_cast<double>(k)) + 1e-6;
+  // Rounding each output once to C's type moves it by at most its unit roundoff, so the Frobenius
+  // norm of the rounding errors is at most that times ||ref||: 2^-24 for FP32 (inside the FP32
+  // term), 2^-11 for FP16, 2^-8 for BF16. BF16 and FP16 products are exact in FP32, so the sum's
+  // error is FP32's.
+  const double accumulation = 1e-6 * std::sqrt(static_cast<double>(k)) + 1e-6;
+  switch (types.c) {
+    case DataType::kF32: return accumulation;
+    case DataType::kF16: return 0x1.0p-11 + accumulation;
+    case DataType::kBF16: return 0x1.0p-8 + accumulation;
+  }
+  return accumulation;
 }
 
 }  // namespace autogemm

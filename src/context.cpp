@@ -37,6 +37,13 @@ Workspace autogemmContext::workspace(WorkspaceNeeds needs) {
   return workspace_.get(needs, stream);
 }
 
+void* autogemmContext::realign_buffer(size_t bytes) {
+  std::lock_guard lock(mutex);
+  WorkspaceNeeds needs;
+  needs.repack_bytes = bytes;
+  return realigned_.get(needs, stream, 1.25).repacked;
+}
+
 void autogemmContext::clear_choices() {
   std::lock_guard lock(mutex);
   selector.clear();

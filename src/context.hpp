@@ -21,9 +21,10 @@ struct autogemmContext {
   int device = 0;
   cudaStream_t stream = nullptr;
 
-  std::mutex mutex;  // guards the two below
+  std::mutex mutex;  // guards the three below
   autogemm::KernelSelector selector;
   autogemm::HandleWorkspace workspace_;
+  autogemm::GrowingWorkspace realigned_;  // aligned copies of operands TMA cannot read (realign.cpp)
 
   explicit autogemmContext(int dev);
   ~autogemmContext();
@@ -32,6 +33,9 @@ struct autogemmContext {
   autogemm::KernelChoice choose(const autogemm::GemmProblem& problem);
   /// A workspace of at least `needs` (HandleWorkspace::get), under the handle's mutex.
   autogemm::Workspace workspace(autogemm::WorkspaceNeeds needs);
+  /// A device buffer of at least `bytes`, 256-byte aligned, for aligned copies of operands, under the
+  /// handle's mutex. It only grows (GrowingWorkspace).
+  void* realign_buffer(size_t bytes);
   /// Forgets cached choices (after a settings change).
   void clear_choices();
 };

@@ -84,8 +84,14 @@ KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t str
   }
   if (choice.kernel == nullptr)
     throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED,
-                      "no compiled kernel implements layout " + layout_code(problem.op_a, problem.op_b) + " align" +
-                          std::to_string(key.align) + " on this device (build filtered by AUTOGEMM_KERNELS?)");
+                      "no compiled kernel implements types " + types_key(problem.types) + " layout " +
+                          layout_code(problem.op_a, problem.op_b) + " align" + std::to_string(key.align) +
+                          " on this device" +
+                          (problem.types == kF32Types
+                               ? std::string(" (build filtered by AUTOGEMM_KERNELS?)")
+                               : std::string(" (BF16/FP16 run on sm_90a tensor cores, in builds with CUTLASS, with A, "
+                                             "B and C 16-byte aligned and leading dimensions multiples of 8 "
+                                             "elements, of 4 for an FP32 C)")));
   logger().debug("choice m={} n={} k={} {} align{}: source={} kernel={} splits={} mode={}", problem.m, problem.n,
                  problem.k, layout_code(problem.op_a, problem.op_b), key.align, choice.source, choice.kernel->name,
                  choice.split.splits, split_mode_name(choice.split.mode));

@@ -43,7 +43,7 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
   // Scratch output, its float64 reference and one workspace large enough for every candidate.
   GemmProblem p = problem;
   p.alpha = 1.0f, p.beta = 0.0f;
-  auto c = device_alloc<float>(static_cast<size_t>(p.ldc) * p.n);
+  auto c = device_alloc<char>(static_cast<size_t>(p.ldc) * p.n * data_type_bytes(p.types.c));
   auto ref = device_alloc<double>(static_cast<size_t>(p.m) * p.n);
   p.c = c.get();
   // Every candidate's needs, the repacked operands' copies included: without them a candidate that
@@ -61,7 +61,7 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
   L2Flusher flusher(device);
 
   AUTOGEMM_CUDA_CHECK(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, 1.0, p.a, p.lda, p.b, p.ldb, 0.0, nullptr,
-                                         p.ldc, ref.get(), stream));
+                                         p.ldc, ref.get(), stream, p.types));
   const double bound = error_bound(p.k, p.types);
   const TimingOptions timing{1, options.reps, options.reps, 1e9, true, {}};
   const db::Provenance provenance = current_provenance(device, /*read_clocks=*/false);
@@ -72,7 +72,7 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
     if (i > 0 && elapsed_ms() > options.budget_ms) break;
     const KernelChoice& cand = ranked[i];
     auto launch = [&](cudaStream_t s) { AUTOGEMM_CUDA_CHECK(run(*cand.kernel, p, cand.split, ws, s)); };
-    AUTOGEMM_CUDA_CHECK(fill_nan(p.c, static_cast<size_t>(p.ldc) * p.n, stream));
+    AUTOGEMM_CUDA_CHECK(fill_nan(p.c, static_cast<size_t>(p.ldc) * p.n, stream, p.types.c));
     // A launch refused before it starts (an argument run() rejects) costs this candidate only; an
     // error the launch leaves behind is the context's, and the next CUDA call throws it.
     if (const cudaError_t e = run(*cand.kernel, p, cand.split, ws, stream); e != cudaSuccess) {
@@ -81,7 +81,7 @@ OnlineReport tune_online(const GemmProblem& problem, const std::vector<KernelCho
                     cand.split.splits, split_mode_name(cand.split.mode), cudaGetErrorString(e));
       continue;
     }
-    const double err = relative_error(p.c, p.ldc, ref.get(), p.m, p.n, stream);
+    const double err = relative_error(p.c, p.ldc, ref.get(), p.m, p.n, stream, p.types.c);
     const bool passed = err <= bound;  // NaN fails
     if (!passed)
       logger().warn("online tuning: {} splits={} {} failed its result check (relative error {:.3g} > {:.3g})",

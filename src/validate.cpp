@@ -3,6 +3,7 @@
 #include "validate.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace autogemm {
 namespace {
@@ -16,8 +17,8 @@ Validation bad(std::string message) { return {AUTOGEMM_STATUS_INVALID_VALUE, std
 }  // namespace
 
 Validation validate_sgemm(autogemmOperation_t transa, autogemmOperation_t transb, int m, int n, int k,
-                          const float* alpha, const float* a, int lda, const float* b, int ldb, const float* beta,
-                          const float* c, int ldc) {
+                          const float* alpha, const void* a, int lda, const void* b, int ldb, const float* beta,
+                          const void* c, int ldc) {
   if (!valid_op(transa)) return bad("transa = " + std::to_string(static_cast<int>(transa)) + " is not N (0), T (1) or C (2)");
   if (!valid_op(transb)) return bad("transb = " + std::to_string(static_cast<int>(transb)) + " is not N (0), T (1) or C (2)");
   if (m < 0) return bad("m = " + std::to_string(m) + " is negative");
@@ -40,6 +41,61 @@ Validation validate_sgemm(autogemmOperation_t transa, autogemmOperation_t transb
     if (a == nullptr) return bad("A is a null pointer but k = " + std::to_string(k) + " and alpha != 0");
     if (b == nullptr) return bad("B is a null pointer but k = " + std::to_string(k) + " and alpha != 0");
   }
+  return {};
+}
+
+namespace {
+// cudaDataType_t's name of the types autogemm knows of, else null.
+const char* cuda_type_name(cudaDataType_t t) {
+  switch (t) {
+    case CUDA_R_32F: return "CUDA_R_32F";
+    case CUDA_R_16BF: return "CUDA_R_16BF";
+    case CUDA_R_16F: return "CUDA_R_16F";
+    case CUDA_R_64F: return "CUDA_R_64F";
+    case CUDA_R_8I: return "CUDA_R_8I";
+    case CUDA_R_32I: return "CUDA_R_32I";
+    case CUDA_R_8F_E4M3: return "CUDA_R_8F_E4M3";
+    case CUDA_R_8F_E5M2: return "CUDA_R_8F_E5M2";
+    case CUDA_C_32F: return "CUDA_C_32F";
+    case CUDA_C_64F: return "CUDA_C_64F";
+    default: return nullptr;
+  }
+}
+
+std::optional<DataType> supported_type(cudaDataType_t t) {
+  switch (t) {
+    case CUDA_R_32F: return DataType::kF32;
+    case CUDA_R_16BF: return DataType::kBF16;
+    case CUDA_R_16F: return DataType::kF16;
+    default: return std::nullopt;
+  }
+}
+
+std::string type_text(cudaDataType_t t) {
+  const char* name = cuda_type_name(t);
+  return name ? name : "cudaDataType_t " + std::to_string(static_cast<int>(t));
+}
+}  // namespace
+
+Validation validate_gemm_types(cudaDataType_t a, cudaDataType_t b, cudaDataType_t c, autogemmComputeType_t compute,
+                               GemmTypes& types) {
+  const char* names[] = {"Atype", "Btype", "Ctype"};
+  const cudaDataType_t given[] = {a, b, c};
+  for (int i = 0; i < 3; ++i)
+    if (cuda_type_name(given[i]) == nullptr)
+      return bad(std::string(names[i]) + " = " + std::to_string(static_cast<int>(given[i])) +
+                 " is not a cudaDataType_t autogemm knows");
+  if (compute != AUTOGEMM_COMPUTE_32F)
+    return {AUTOGEMM_STATUS_INVALID_VALUE,
+            "computeType = " + std::to_string(static_cast<int>(compute)) + " is not AUTOGEMM_COMPUTE_32F (0)"};
+  const std::string combination = "Atype " + type_text(a) + ", Btype " + type_text(b) + ", Ctype " + type_text(c) +
+                                  " with AUTOGEMM_COMPUTE_32F";
+  const auto ta = supported_type(a), tb = supported_type(b), tc = supported_type(c);
+  if (!ta || !tb || !tc || *ta != *tb || (*tc != *ta && *tc != DataType::kF32))
+    return {AUTOGEMM_STATUS_NOT_SUPPORTED,
+            combination + " is not implemented (A and B both CUDA_R_32F, CUDA_R_16BF or CUDA_R_16F; C of their "
+                          "type or CUDA_R_32F)"};
+  types = GemmTypes{*ta, *tb, *tc, ComputeType::kF32};
   return {};
 }
 

@@ -4,7 +4,8 @@ operands repacked for it, when any), split-k, cuBLAS time, speed-up and fraction
 problem, plus the geometric-mean speed-up of each file and of all of them (with how many
 repetitions ran under a clock slowdown reason, where the file records clock samples).
 Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW); defaults: the H100's 66.9 TFLOP/s FP32 peak and
-the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine.
+the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine. BF16/FP16 results
+(their "types" key) use the 989 TFLOP/s dense tensor-core peak and their element sizes.
 Also imported by tools/perf_report.py: problem_row() and markdown_table() make its tables.
 Usage: tools/bench_table.py BENCH.json [MORE.json ...] [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
 import argparse
@@ -14,11 +15,25 @@ from results_io import load_json
 
 PEAK_TFLOPS = 66.9
 BANDWIDTH_TBS = 3.0
+# BF16/FP16 operands (a result's "types" key other than "f32"): the H100 SXM's dense tensor-core peak,
+# 989 TFLOP/s, and 2-byte A and B (C of its own size).
+TENSOR_PEAK_TFLOPS = 989.0
+TYPE_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
 
 
-def floor_us(m, n, k, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
+def floor_us(m, n, k, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS, ab_bytes=4, c_bytes=4):
     flops = 2.0 * m * n * k
-    return max(flops / (peak_tflops * 1e12), 4.0 * (m * k + k * n + m * n) / (bandwidth_tbs * 1e12)) * 1e6
+    moved = ab_bytes * (m * k + k * n) + c_bytes * m * n
+    return max(flops / (peak_tflops * 1e12), moved / (bandwidth_tbs * 1e12)) * 1e6
+
+
+def types_of(r):
+    """(A's and B's bytes, C's bytes, peak TFLOP/s) of a result: FP32 unless its "types" says otherwise."""
+    key = r.get("types", "f32")
+    if key == "f32":
+        return 4, 4, None
+    a, _, c, _ = key.split(".")
+    return TYPE_BYTES[a], TYPE_BYTES[c], TENSOR_PEAK_TFLOPS
 
 
 def geomean(values):
@@ -34,7 +49,8 @@ def problem_row(r, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
     """The figures of one result of a bench file, by column name (see COLUMNS)."""
     m, n, k = r["shape"]["m"], r["shape"]["n"], r["shape"]["k"]
     flops = 2.0 * m * n * k
-    fl = floor_us(m, n, k, peak_tflops, bandwidth_tbs)
+    ab_bytes, c_bytes, tensor_peak = types_of(r)
+    fl = floor_us(m, n, k, tensor_peak or peak_tflops, bandwidth_tbs, ab_bytes, c_bytes)
     ag, cb = r["autogemm"]["median_us"], r["cublas"]["median_us"]
     repacked = r.get("repacked", "none")  # older files have no such field
     return {

@@ -201,6 +201,18 @@ def report(sets, args):
         rows = [bench_table.problem_row(r) for r in doc["results"]]
         lines += ["", f"## The {name} set", "", set_summary(name, doc), ""]
         lines += bench_table.markdown_table(rows, TABLE_COLUMNS, TABLE_HEADERS)
+    if args.tensor_sets:
+        lines += ["", "## Tensor cores: BF16 and FP16", "",
+                  "`gemm-tune bench --dtype bf16|f16` against `cublasGemmEx` with `CUBLAS_COMPUTE_32F` in default "
+                  "math (tensor cores), same process, same method. Floor = max(2·M·N·K / "
+                  f"{bench_table.TENSOR_PEAK_TFLOPS:.0f} TFLOP/s (the H100 SXM's dense BF16/FP16 peak), bytes of A, B "
+                  f"and C / {bench_table.BANDWIDTH_TBS} TB/s).", ""]
+        lines += [f"- {set_summary(name, doc)} (`{link(path, docs_dir)}`)"
+                  for (name, doc), path in zip(args.tensor_sets, args.tensor_paths)]
+        for name, doc in args.tensor_sets:
+            rows = [bench_table.problem_row(r) for r in doc["results"]]
+            lines += ["", f"### The {name} set", "", set_summary(name, doc), ""]
+            lines += bench_table.markdown_table(rows, TABLE_COLUMNS, TABLE_HEADERS)
     validation = validation_rows(args.validation)
     if validation is None:
         print(f"perf_report: no {os.path.relpath(args.validation, ROOT)}: validation section left out", file=sys.stderr)
@@ -263,7 +275,17 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
     ap.add_argument("--plot", default=os.path.join(RESULTS, "h100_speedup.png"))
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="'' leaves README.md alone")
+    ap.add_argument("--tensor", nargs="*", default=None,
+                    help="gemm-tune bench --dtype bf16|f16 --json outputs (default: docs/results/h100_bench_tc_*.json)")
     args = ap.parse_args()
+    if args.tensor is None:
+        names = sorted({f[:-3] if f.endswith(".xz") else f for f in os.listdir(RESULTS)
+                        if f.startswith("h100_bench_tc_") and (f.endswith(".json") or f.endswith(".json.xz"))})
+        args.tensor = [os.path.join(RESULTS, f) for f in names]
+    args.tensor_paths = args.tensor
+    # The set's name: the file's, less the prefix ("bf16_seed" from h100_bench_tc_bf16_seed.json).
+    args.tensor_sets = [(os.path.basename(p).replace("h100_bench_tc_", "").replace(".json", "").replace("_", " "),
+                         load_json(p)) for p in args.tensor]
     args.bench_paths = [args.seed, args.perf]
     sets = [("seed", load_json(args.seed)), ("perf", load_json(args.perf))]
     args.plotted = draw_plot(args.plot, [doc for _, doc in sets])

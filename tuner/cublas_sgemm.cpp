@@ -1,4 +1,4 @@
-// cuBLAS SGEMM in pedantic FP32: the yardstick of the tuner and the benchmarks.
+// cuBLAS, the yardstick of the tuner and the benchmarks (cublas_sgemm.hpp).
 #include "cublas_sgemm.hpp"
 
 #include <string>
@@ -12,25 +12,44 @@ void check_cublas(cublasStatus_t s, const char* what) {
     throw StatusError(AUTOGEMM_STATUS_EXECUTION_FAILED, std::string(what) + ": cuBLAS status " + std::to_string(s));
 }
 
-CublasSgemm::CublasSgemm(cudaStream_t stream) {
+CublasGemm::CublasGemm(cudaStream_t stream) {
   check_cublas(cublasCreate(&handle_), "cublasCreate");
   try {
     check_cublas(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");  // never TF32
     check_cublas(cublasSetStream(handle_, stream), "cublasSetStream");
+    check_cublas(cublasCreate(&handle_ex_), "cublasCreate");
+    check_cublas(cublasSetStream(handle_ex_, stream), "cublasSetStream");
   } catch (...) {
     cublasDestroy(handle_);
+    if (handle_ex_ != nullptr) cublasDestroy(handle_ex_);
     throw;
   }
 }
 
-CublasSgemm::~CublasSgemm() {
+CublasGemm::~CublasGemm() {
   if (handle_ != nullptr) cublasDestroy(handle_);
+  if (handle_ex_ != nullptr) cublasDestroy(handle_ex_);
 }
 
-cublasStatus_t CublasSgemm::run(const ColumnMajorProblem& p, float alpha, const float* a, const float* b, float beta,
-                                float* c) const {
-  return cublasSgemm(handle_, p.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T, p.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T,
-                     p.m, p.n, p.k, &alpha, a, p.lda, b, p.ldb, &beta, c, p.ldc);
+cudaDataType_t cuda_data_type(DataType t) {
+  switch (t) {
+    case DataType::kF32: return CUDA_R_32F;
+    case DataType::kBF16: return CUDA_R_16BF;
+    case DataType::kF16: return CUDA_R_16F;
+  }
+  return CUDA_R_32F;
+}
+
+cublasStatus_t CublasGemm::run(const ColumnMajorProblem& p, float alpha, const void* a, const void* b, float beta,
+                               void* c) const {
+  const cublasOperation_t ta = p.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
+  const cublasOperation_t tb = p.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
+  if (p.types == kF32Types)
+    return cublasSgemm(handle_, ta, tb, p.m, p.n, p.k, &alpha, static_cast<const float*>(a), p.lda,
+                       static_cast<const float*>(b), p.ldb, &beta, static_cast<float*>(c), p.ldc);
+  return cublasGemmEx(handle_ex_, ta, tb, p.m, p.n, p.k, &alpha, a, cuda_data_type(p.types.a), p.lda, b,
+                      cuda_data_type(p.types.b), p.ldb, &beta, c, cuda_data_type(p.types.c), p.ldc, CUBLAS_COMPUTE_32F,
+                      CUBLAS_GEMM_DEFAULT);
 }
 
 }  // namespace autogemm

@@ -100,9 +100,10 @@ std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op o
       p.lda = ld(lda, p.lda, "lda");
       p.ldb = ld(ldb, p.ldb, "ldb");
       p.ldc = ld(ldc, p.ldc, "ldc");
-      if (align != 1 && align != 4) throw std::runtime_error(where + "align = " + std::to_string(align) + " is not 1 or 4");
-      if (align == 4 && (p.lda % 4 != 0 || p.ldb % 4 != 0))
-        throw std::runtime_error(where + "align 4 needs lda and ldb multiples of 4, got " + std::to_string(p.lda) +
+      if (align != 1 && align != 4 && align != 8)
+        throw std::runtime_error(where + "align = " + std::to_string(align) + " is not 1, 4 or 8");
+      if (align != 1 && (p.lda % align != 0 || p.ldb % align != 0))
+        throw std::runtime_error(where + "align " + std::to_string(align) + " needs lda and ldb multiples of it, got " + std::to_string(p.lda) +
                                  " and " + std::to_string(p.ldb));
       p.align = align;
     }
@@ -114,27 +115,27 @@ std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op o
 
 int tuned_alignment_class(const ColumnMajorProblem& p) {
   if (p.align != 0) return p.align;
-  return p.lda % 4 == 0 && p.ldb % 4 == 0 ? 4 : 1;
+  const int vector = 16 / data_type_bytes(p.types.a);  // elements in 16 bytes
+  return p.lda % vector == 0 && p.ldb % vector == 0 ? vector : 1;
 }
 
 ProblemData::ProblemData(const ColumnMajorProblem& p, uint64_t seed) : p_(p) {
-  if (p.types != kF32Types)
-    throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED,
-                      "problem data and its float64 reference are FP32 only, not types " + types_key(p.types));
+  const size_t ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
   const size_t a_elems = static_cast<size_t>(p.lda) * (p.op_a == Op::N ? p.k : p.m);
   const size_t b_elems = static_cast<size_t>(p.ldb) * (p.op_b == Op::N ? p.n : p.k);
   const size_t c_elems = static_cast<size_t>(p.ldc) * p.n;
-  // A forced scalar class on aligned leading dimensions: A's base one float past the allocation's.
-  const size_t a_shift = tuned_alignment_class(p) == 1 && p.lda % 4 == 0 && p.ldb % 4 == 0 ? 1 : 0;
-  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&a_alloc_), (a_elems + a_shift) * sizeof(float)));
+  // A forced scalar class on aligned leading dimensions: A's base one element past the allocation's.
+  const int vector = static_cast<int>(16 / ab);
+  const size_t a_shift = tuned_alignment_class(p) == 1 && p.lda % vector == 0 && p.ldb % vector == 0 ? ab : 0;
+  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&a_alloc_), a_elems * ab + a_shift));
   a_ = a_alloc_ + a_shift;
-  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&b_), b_elems * sizeof(float)));
-  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&c_), c_elems * sizeof(float)));
-  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&c0_), c_elems * sizeof(float)));
+  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&b_), b_elems * ab));
+  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&c_), c_elems * cb));
+  AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&c0_), c_elems * cb));
   AUTOGEMM_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&ref_), static_cast<size_t>(p.m) * p.n * sizeof(double)));
-  AUTOGEMM_CUDA_CHECK(fill_uniform(a_, a_elems, seed * 3 + 1, nullptr));
-  AUTOGEMM_CUDA_CHECK(fill_uniform(b_, b_elems, seed * 3 + 2, nullptr));
-  AUTOGEMM_CUDA_CHECK(fill_uniform(c0_, c_elems, seed * 3 + 3, nullptr));
+  AUTOGEMM_CUDA_CHECK(fill_uniform(a_, a_elems, seed * 3 + 1, nullptr, p.types.a));
+  AUTOGEMM_CUDA_CHECK(fill_uniform(b_, b_elems, seed * 3 + 2, nullptr, p.types.b));
+  AUTOGEMM_CUDA_CHECK(fill_uniform(c0_, c_elems, seed * 3 + 3, nullptr, p.types.c));
   reset_c(nullptr);
   AUTOGEMM_CUDA_CHECK(cudaDeviceSynchronize());
 }
@@ -149,11 +150,11 @@ ProblemData::~ProblemData() {
 
 void ProblemData::compute_reference(float alpha, float beta, cudaStream_t stream) {
   AUTOGEMM_CUDA_CHECK(reference_gemm_f64(p_.op_a, p_.op_b, p_.m, p_.n, p_.k, alpha, a_, p_.lda, b_, p_.ldb, beta, c0_,
-                                         p_.ldc, ref_, stream));
+                                         p_.ldc, ref_, stream, p_.types));
 }
 
 void ProblemData::reset_c(cudaStream_t stream) {
-  AUTOGEMM_CUDA_CHECK(cudaMemcpyAsync(c_, c0_, static_cast<size_t>(p_.ldc) * p_.n * sizeof(float),
+  AUTOGEMM_CUDA_CHECK(cudaMemcpyAsync(c_, c0_, static_cast<size_t>(p_.ldc) * p_.n * data_type_bytes(p_.types.c),
                                       cudaMemcpyDeviceToDevice, stream));
 }
 
@@ -165,7 +166,9 @@ GemmProblem ProblemData::gemm_problem() const {
   return g;
 }
 
-double ProblemData::error(cudaStream_t stream) const { return relative_error(c_, p_.ldc, ref_, p_.m, p_.n, stream); }
+double ProblemData::error(cudaStream_t stream) const {
+  return relative_error(c_, p_.ldc, ref_, p_.m, p_.n, stream, p_.types.c);
+}
 
 bool parse_layout(const std::string& text, Op& op_a, Op& op_b) {
   if (text.size() != 2) return false;

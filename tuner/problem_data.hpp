@@ -38,8 +38,7 @@ ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b);
 /// Owns A, B, C (and a float64 reference) on the device; frees on destruction.
 class ProblemData {
  public:
-  /// Random operands of `p` on the device. Throws StatusError(NOT_SUPPORTED) for types other than
-  /// FP32: the operands and the float64 reference are FP32 buffers.
+  /// Random operands of `p` on the device, of its types.
   explicit ProblemData(const ColumnMajorProblem& p, uint64_t seed);
   ~ProblemData();
   ProblemData(const ProblemData&) = delete;
@@ -54,14 +53,18 @@ class ProblemData {
   const ColumnMajorProblem& problem() const { return p_; }
   /// The library's form of the problem on these buffers (C = A·B: alpha 1, beta 0).
   GemmProblem gemm_problem() const;
-  float* a() const { return a_; }
-  float* b() const { return b_; }
-  float* c() const { return c_; }
+  void* a() const { return a_; }
+  void* b() const { return b_; }
+  void* c() const { return c_; }
+  /// The buffers of an FP32 problem.
+  const float* f32_a() const { return reinterpret_cast<const float*>(a_); }
+  const float* f32_b() const { return reinterpret_cast<const float*>(b_); }
+  float* f32_c() const { return reinterpret_cast<float*>(c_); }
 
  private:
   ColumnMajorProblem p_;
-  float* a_alloc_ = nullptr;  // A's allocation; a_ is one float past it for a forced scalar class
-  float *a_ = nullptr, *b_ = nullptr, *c_ = nullptr, *c0_ = nullptr;
+  char* a_alloc_ = nullptr;  // A's allocation; a_ is one element past it for a forced scalar class
+  char *a_ = nullptr, *b_ = nullptr, *c_ = nullptr, *c0_ = nullptr;
   double* ref_ = nullptr;
 };
 

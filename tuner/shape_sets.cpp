@@ -33,14 +33,29 @@ const std::vector<Shape>& perf_shapes() {
   return shapes;
 }
 
+const std::vector<Shape>& llm_shapes() {
+  static const std::vector<Shape> shapes = [] {
+    std::vector<Shape> v;
+    for (int tokens : {1, 16, 64, 128, 512, 2048, 8192})
+      for (Shape s : {Shape{0, 4096, 4096}, Shape{0, 12288, 4096}, Shape{0, 11008, 4096}, Shape{0, 4096, 11008},
+                      Shape{0, 14336, 4096}, Shape{0, 4096, 14336}}) {
+        s.m = tokens;
+        v.push_back(s);
+      }
+    return v;
+  }();
+  return shapes;
+}
+
 std::optional<std::vector<Shape>> named_shape_set(std::string_view name) {
   if (name == "seed") return seed_shapes();
   if (name == "transformer") return transformer_shapes();
   if (name == "perf") return perf_shapes();
+  if (name == "llm") return llm_shapes();
   return std::nullopt;
 }
 
-std::vector<std::string> shape_set_names() { return {"seed", "transformer", "perf"}; }
+std::vector<std::string> shape_set_names() { return {"seed", "transformer", "perf", "llm"}; }
 
 std::optional<Shape> parse_shape(std::string_view text) {
   int v[3] = {0, 0, 0};

@@ -25,7 +25,12 @@ const std::vector<Shape>& transformer_shapes();
 /// 1000^3, 127x3001x1531 and 4096x11008x4096 (measured in all four layouts).
 const std::vector<Shape>& perf_shapes();
 
-/// A named set ("seed", "transformer", "perf"), or nullopt for an unknown name.
+/// The projections of common 7-8B language models (N x K = 4096x4096, 12288x4096, 11008x4096,
+/// 4096x11008, 14336x4096, 4096x14336) at M = 1, 16, 64, 128, 512, 2048 and 8192 tokens: 42 shapes.
+/// A Linear layer (y = x W^T, both row-major) runs them as the column-major call `tn`.
+const std::vector<Shape>& llm_shapes();
+
+/// A named set ("seed", "transformer", "perf", "llm"), or nullopt for an unknown name.
 std::optional<std::vector<Shape>> named_shape_set(std::string_view name);
 std::vector<std::string> shape_set_names();
 

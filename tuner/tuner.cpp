@@ -32,7 +32,7 @@ Tuner::Tuner(int device, TuneOptions options) : device_(device), options_(std::m
   model_ = device_model(limits_);
   occupancy_.assign(kernel_registry().size(), -1);
   AUTOGEMM_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-  cublas_ = std::make_unique<CublasSgemm>(stream_);
+  cublas_ = std::make_unique<CublasGemm>(stream_);
   flusher_ = std::make_unique<L2Flusher>(device_);
 }
 
@@ -152,7 +152,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
     CandidateResult c;
     c.kernel = s.kernel, c.split = s.split, c.estimate_us = s.estimate;
     const auto run_it = launch(s);
-    AUTOGEMM_CUDA_CHECK(fill_nan(data.c(), c_elems, stream_));
+    AUTOGEMM_CUDA_CHECK(fill_nan(data.c(), c_elems, stream_, cp.types.c));
     run_it(stream_);
     c.rel_error = data.error(stream_);
     c.check_passed = c.rel_error <= bound;  // NaN fails
@@ -224,7 +224,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
 
   // 6. The yardstick: cuBLAS SGEMM, pedantic FP32, same data and method.
   if (!stop.load()) {
-    AUTOGEMM_CUDA_CHECK(fill_nan(data.c(), c_elems, stream_));
+    AUTOGEMM_CUDA_CHECK(fill_nan(data.c(), c_elems, stream_, cp.types.c));
     cublas_run(stream_);
     report.cublas_rel_error = data.error(stream_);
     report.cublas = time_on_gpu(cublas_run, stream_, *flusher_, options_.timing);

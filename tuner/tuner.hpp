@@ -98,7 +98,7 @@ class Tuner {
   DeviceModel model_;
   std::vector<int> occupancy_;
   cudaStream_t stream_ = nullptr;
-  std::unique_ptr<CublasSgemm> cublas_;
+  std::unique_ptr<CublasGemm> cublas_;
   std::unique_ptr<L2Flusher> flusher_;
   std::unique_ptr<GrowingWorkspace> workspace_ = std::make_unique<GrowingWorkspace>();
 };

@@ -5,6 +5,7 @@
 #define AUTOGEMM_AUTOGEMM_H
 
 #include <cuda_runtime_api.h>
+#include <library_types.h> /* cudaDataType_t */
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -95,6 +96,24 @@ AUTOGEMM_API autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpe
                                             autogemmOperation_t transb, int m, int n, int k, const float* alpha,
                                             const float* A, int lda, const float* B, int ldb, const float* beta,
                                             float* C, int ldc);
+
+/** The arithmetic of autogemmGemmEx's products and sums. */
+typedef enum {
+  AUTOGEMM_COMPUTE_32F = 0 /**< FP32 products and sums (as CUBLAS_COMPUTE_32F; tensor cores for 16-bit inputs) */
+} autogemmComputeType_t;
+
+/** C = alpha * op(A) * op(B) + beta * C with element types, as cublasGemmEx: the arguments, layout,
+ *  BLAS semantics and memory reads of autogemmSgemm, with A, B and C of the given cudaDataType_t.
+ *  Implemented: A and B both CUDA_R_16BF or both CUDA_R_16F with C of their type or CUDA_R_32F
+ *  (tensor cores, sm_90a: the H100 and H200), and all three CUDA_R_32F (as autogemmSgemm).
+ *  computeType AUTOGEMM_COMPUTE_32F: the products summed in FP32, alpha and beta FP32 host values,
+ *  the result rounded once to C's type. Any other combination, or one this build or device has no
+ *  kernel for, returns AUTOGEMM_STATUS_NOT_SUPPORTED with a message naming it; nothing is written. */
+AUTOGEMM_API autogemmStatus_t autogemmGemmEx(autogemmHandle_t handle, autogemmOperation_t transa,
+                                             autogemmOperation_t transb, int m, int n, int k, const float* alpha,
+                                             const void* A, cudaDataType_t Atype, int lda, const void* B,
+                                             cudaDataType_t Btype, int ldb, const float* beta, void* C,
+                                             cudaDataType_t Ctype, int ldc, autogemmComputeType_t computeType);
 
 /** What autogemmSgemm runs for a problem (autogemmExplainSgemm). */
 typedef struct {

@@ -48,6 +48,16 @@ class Handle {
     check(autogemmSgemm(handle_, transa, transb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc));
   }
 
+  /// The same with element types, as cublasGemmEx (autogemmGemmEx); throws autogemm::Error, whose
+  /// status is AUTOGEMM_STATUS_NOT_SUPPORTED for a combination without kernels.
+  void gemm_ex(autogemmOperation_t transa, autogemmOperation_t transb, int m, int n, int k, float alpha,
+               const void* a, cudaDataType_t a_type, int lda, const void* b, cudaDataType_t b_type, int ldb,
+               float beta, void* c, cudaDataType_t c_type, int ldc,
+               autogemmComputeType_t compute = AUTOGEMM_COMPUTE_32F) {
+    check(autogemmGemmEx(handle_, transa, transb, m, n, k, &alpha, a, a_type, lda, b, b_type, ldb, &beta, c, c_type,
+                         ldc, compute));
+  }
+
  private:
   autogemmHandle_t handle_ = nullptr;
 };

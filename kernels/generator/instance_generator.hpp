@@ -14,9 +14,12 @@ struct GeneratorOptions {
   int groups = 16;            // number of instantiation files; a fixed number keeps CMake's outputs known
   std::string name_filter;    // ECMAScript regex searched in each instance name; empty keeps all
   bool tma_instances = true;  // the kTma instances (sm_90a only: a build without that target drops them)
+  // Instantiation files of the kWgmma instances ("wgmma_instances_00.cu" ...), which include
+  // CUTLASS; 0 drops them (a build without sm_90a or without CUTLASS's headers).
+  int wgmma_groups = 0;
 };
 
-/// File name -> contents: "instances_00.cu" ... and "registry.cpp".
+/// File name -> contents: "instances_00.cu" ..., "wgmma_instances_00.cu" ... and "registry.cpp".
 /// Throws std::invalid_argument on a bad option (bad regex, groups < 1).
 std::map<std::string, std::string> generate_sources(const std::vector<KernelConfig>& grid,
                                                     const GeneratorOptions& options);

@@ -44,7 +44,7 @@ cudaError_t repack_operands(const GemmProblem& problem, RepackPlan plan, const W
   const RepackLayout layout = repack_layout(problem, plan);
   if (ws.repacked == nullptr || ws.repack_bytes < layout.bytes) return cudaErrorInvalidValue;
   if (plan.a) {  // A is k x m column-major (op T): its transpose is op(A), m x k
-    if (cudaError_t e = launch_transpose(problem.a, problem.lda, problem.k, problem.m, ws.repacked, layout.lda, stream);
+    if (cudaError_t e = launch_transpose(problem.f32_a(), problem.lda, problem.k, problem.m, ws.repacked, layout.lda, stream);
         e != cudaSuccess)
       return e;
     repacked.op_a = Op::N, repacked.a = ws.repacked, repacked.lda = layout.lda;
@@ -53,8 +53,8 @@ cudaError_t repack_operands(const GemmProblem& problem, RepackPlan plan, const W
     // (b_repitch: B is already n x k with op T, copied to the aligned leading dimension as it is.)
     float* b = ws.repacked + layout.b_offset_bytes / sizeof(float);
     const cudaError_t e =
-        plan.b_repitch ? launch_repitch(problem.b, problem.ldb, problem.n, problem.k, b, layout.ldb, stream)
-                       : launch_transpose(problem.b, problem.ldb, problem.k, problem.n, b, layout.ldb, stream);
+        plan.b_repitch ? launch_repitch(problem.f32_b(), problem.ldb, problem.n, problem.k, b, layout.ldb, stream)
+                       : launch_transpose(problem.f32_b(), problem.ldb, problem.k, problem.n, b, layout.ldb, stream);
     if (e != cudaSuccess) return e;
     repacked.op_b = Op::T, repacked.b = b, repacked.ldb = layout.ldb;
   }

@@ -86,12 +86,12 @@ void residue_add_workspace(const KernelInstance& kernel, const GemmProblem& prob
 cudaError_t residue_finish(const KernelInstance& kernel, const GemmParams& p, const GemmProblem& original,
                            cudaStream_t stream) {
   if (kernel.config.residues_of_m())
-    return launch_m_residue_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, stream);
+    return launch_m_residue_reduce(p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.f32_c(), p.ldc, stream);
   // A's last column and B's last row (read where the caller keeps them) for the last product.
   const int64_t last = original.k - 1;
-  const float* b_last = original.b + (original.op_b == Op::N ? last : last * original.ldb);
-  return launch_residue_reduce(p.partials, p.splits, p.m, p.n, p.lda, original.a + last * original.lda, b_last,
-                               original.op_b == Op::N ? original.ldb : 1, p.alpha, p.beta, p.c, p.ldc, stream);
+  const float* b_last = original.f32_b() + (original.op_b == Op::N ? last : last * original.ldb);
+  return launch_residue_reduce(p.partials, p.splits, p.m, p.n, p.lda, original.f32_a() + last * original.lda, b_last,
+                               original.op_b == Op::N ? original.ldb : 1, p.alpha, p.beta, p.f32_c(), p.ldc, stream);
 }
 
 }  // namespace

@@ -46,16 +46,16 @@ __device__ __forceinline__ GemmParams residue_problem(const GemmParams& p, int& 
   const int r = static_cast<int>(blockIdx.z) / per_residue;
   const int shift = residue_shift(r, p.lda);
   GemmParams q = p;
-  q.a = p.a + r * p.lda - shift;
+  q.a = p.f32_a() + r * p.lda - shift;
   q.lda = kResidues * p.lda;
   head = kOfM ? shift : 0;
   if constexpr (kOfM) {
     q.m = p.m > r ? (p.m - r + kResidues - 1) / kResidues : 0;
-    q.b = p.b - shift * p.ldb;
+    q.b = p.f32_b() - shift * p.ldb;
     q.k = p.k + shift;
   } else {
     q.m = p.m + shift;
-    q.b = p.b + r * p.ldb;
+    q.b = p.f32_b() + r * p.ldb;
     q.ldb = kResidues * p.ldb;
     q.k = p.k > r ? (p.k - r + kResidues - 1) / kResidues : 0;
   }
@@ -134,8 +134,8 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
       std::conditional_t<kBCT, CopyTransposingLoader<BN, BK, kThreads>,
                          OperandLoader<BN, BK, C.align, kThreads, kBK, kResidue, kOfM>>>;
   static_assert(!kOfM || kAT, "residues of M transpose A through registers (KernelConfig::residues_of_m)");
-  LoaderA loader_a(p.a, p.lda, m0, p.m, k_end, tid, head);
-  LoaderB loader_b(p.b, p.ldb, n0, p.n, k_end, tid, head);
+  LoaderA loader_a(p.f32_a(), p.lda, m0, p.m, k_end, tid, head);
+  LoaderB loader_b(p.f32_b(), p.ldb, n0, p.n, k_end, tid, head);
   auto load_stage = [&](int kt, int stage) {
     const int k0 = k_begin + kt * BK;
     if constexpr (!kAT) loader_a.load(smem_a + stage * kAStage, k0);
@@ -264,7 +264,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
                                           (kResidue ? residue_partial_ld(params.m, kOfM) : partial_ld(p.m)) * p.n
                        : nullptr;
   constexpr bool kRowRuns = !kAK;  // rows of acc in runs of 4 adjacent rows of C (TM % 4 == 0 always)
-  float* const out = partial != nullptr ? partial : p.c;
+  float* const out = partial != nullptr ? partial : p.f32_c();
   const int64_t ld =
       partial != nullptr ? (kResidue ? residue_partial_ld(params.m, kOfM) : partial_ld(p.m)) : p.ldc;
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
@@ -278,7 +278,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     for (int j = 0; j < TN; ++j) {
       const int n_idx = col_of(j);
       if (n_idx >= p.n) continue;
-      float* c_col = p.c + static_cast<int64_t>(n_idx) * p.ldc;
+      float* c_col = p.f32_c() + static_cast<int64_t>(n_idx) * p.ldc;
 #pragma unroll
       for (int i = 0; i < TM; ++i) {
         const int m_idx = row_of(i);
@@ -334,7 +334,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
     for (int j = 0; j < TN; ++j) {
       const int n_idx = col_of(j);
       if (n_idx >= p.n) continue;
-      float* const col = p.c + static_cast<int64_t>(n_idx) * p.ldc;
+      float* const col = p.f32_c() + static_cast<int64_t>(n_idx) * p.ldc;
 #pragma unroll
       for (int r = 0; r < TM; r += 4) {
         const int row = row_of(r);
@@ -361,7 +361,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
           partial[n_idx * ld + m_idx] = acc[i][j];
           continue;
         }
-        store_scaled(p.c + static_cast<int64_t>(n_idx) * p.ldc + m_idx, acc[i][j], p.alpha, p.beta);
+        store_scaled(p.f32_c() + static_cast<int64_t>(n_idx) * p.ldc + m_idx, acc[i][j], p.alpha, p.beta);
       }
     }
   }

@@ -35,7 +35,7 @@ namespace autogemm::detail {
 /// op(B)(k, j) for the GEMV kernels: B is tiny (k x n, n <= 4) and read through L1.
 template <Op OpB>
 __device__ __forceinline__ float load_b(const GemmParams& p, int k, int j) {
-  return OpB == Op::N ? __ldg(p.b + k + static_cast<int64_t>(j) * p.ldb) : __ldg(p.b + static_cast<int64_t>(k) * p.ldb + j);
+  return OpB == Op::N ? __ldg(p.f32_b() + k + static_cast<int64_t>(j) * p.ldb) : __ldg(p.f32_b() + static_cast<int64_t>(k) * p.ldb + j);
 }
 
 /// K range [begin, end) of this block's split.
@@ -50,7 +50,7 @@ __device__ __forceinline__ KRange split_k_range(const GemmParams& p) {
 /// C(i, j)'s address: column-major, or row-major where the launch runs the transpose of an output
 /// at most 4 rows tall (GemmParams::c_transposed).
 __device__ __forceinline__ float* c_element(const GemmParams& p, int i, int j) {
-  return p.c_transposed ? p.c + static_cast<int64_t>(i) * p.ldc + j : p.c + static_cast<int64_t>(j) * p.ldc + i;
+  return p.c_transposed ? p.f32_c() + static_cast<int64_t>(i) * p.ldc + j : p.f32_c() + static_cast<int64_t>(j) * p.ldc + i;
 }
 
 /// Hands over this block's sum for C(i, j): straight to C when K is not split (alpha, beta; beta == 0
@@ -102,7 +102,7 @@ __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
 
   const unsigned long long policy = evict_first_policy();  // A is read once
   auto load_a = [&](int k, float (&v)[4]) {
-    const float* col = p.a + static_cast<int64_t>(k) * p.lda;
+    const float* col = p.f32_a() + static_cast<int64_t>(k) * p.lda;
     if (Align == 4 && all_rows) {
       const float4 x = load_stream(reinterpret_cast<const float4*>(col + row_of(0)), policy);
       v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
@@ -206,7 +206,7 @@ __device__ __forceinline__ void sgemv_k_major(const GemmParams& p) {
   auto load_chunk = [&](int k0, float (&v)[kRows][4], float (&x)[4][NC]) {
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
-      const float* row = p.a + static_cast<int64_t>(row0 + r) * p.lda + k0;
+      const float* row = p.f32_a() + static_cast<int64_t>(row0 + r) * p.lda + k0;
       if (row0 + r >= p.m) {
         v[r][0] = v[r][1] = v[r][2] = v[r][3] = 0.0f;
       } else if constexpr (Align == 4) {
@@ -250,7 +250,7 @@ __device__ __forceinline__ void sgemv_k_major(const GemmParams& p) {
       const bool in = k < kr.end;
 #pragma unroll
       for (int r = 0; r < kRows; ++r)
-        v[r][q] = in && row0 + r < p.m ? load_stream(p.a + static_cast<int64_t>(row0 + r) * p.lda + k, policy) : 0.0f;
+        v[r][q] = in && row0 + r < p.m ? load_stream(p.f32_a() + static_cast<int64_t>(row0 + r) * p.lda + k, policy) : 0.0f;
 #pragma unroll
       for (int j = 0; j < NC; ++j) x[q][j] = in && j < p.n ? load_b<OpB>(p, k, j) : 0.0f;
     }

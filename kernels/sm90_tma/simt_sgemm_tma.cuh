@@ -199,7 +199,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   // adjacent rows (X-major A): one float4 per run where the run lies inside m and the destination's
   // columns are 16-byte aligned, single elements otherwise.
   const bool partial = p.mode == SplitKMode::kParallel;
-  float* const out = partial ? p.partials + split * partial_ld(p.m) * p.n : p.c;
+  float* const out = partial ? p.partials + split * partial_ld(p.m) * p.n : p.f32_c();
   const int64_t ld = partial ? partial_ld(p.m) : p.ldc;
   const bool vec_ok = ld % 4 == 0 && (reinterpret_cast<uintptr_t>(out) & 15) == 0;
 #pragma unroll
@@ -249,9 +249,9 @@ cudaError_t launch_simt_sgemm_tma(const GemmParams& p, cudaStream_t stream) {
   // A: m x k, M-major; B (op T): n x k, N-major, boxes of bn x bk. A K-major B (op N) is k x n,
   // K-contiguous: its boxes are bk x bn, landing as bn columns of bk floats in the staging ring.
   CUtensorMap map_a, map_b;
-  if (cudaError_t e = encode_x_major_tile_map(&map_a, p.a, p.m, p.k, p.lda, C.bm, C.bk); e != cudaSuccess) return e;
-  const cudaError_t eb = b_is_k_major(C.op_b) ? encode_x_major_tile_map(&map_b, p.b, p.k, p.n, p.ldb, C.bk, C.bn)
-                                              : encode_x_major_tile_map(&map_b, p.b, p.n, p.k, p.ldb, C.bn, C.bk);
+  if (cudaError_t e = encode_x_major_tile_map(&map_a, p.f32_a(), p.m, p.k, p.lda, C.bm, C.bk); e != cudaSuccess) return e;
+  const cudaError_t eb = b_is_k_major(C.op_b) ? encode_x_major_tile_map(&map_b, p.f32_b(), p.k, p.n, p.ldb, C.bk, C.bn)
+                                              : encode_x_major_tile_map(&map_b, p.f32_b(), p.n, p.k, p.ldb, C.bn, C.bk);
   if (eb != cudaSuccess) return eb;
   const int tiles = ceil_div(p.m, C.bm) * ceil_div(p.n, C.bn);
   if (!bare_epilogue_fits(C, p))

@@ -90,7 +90,7 @@ __device__ __forceinline__ void store_tile_bare(const float (&acc)[Tag::value.tm
   constexpr KernelConfig C = Tag::value;
 #pragma unroll
   for (int j = 0; j < C.tn; ++j) {
-    float* const dst = p.c + static_cast<int64_t>(n0 + at.warp_n0 + frag_x<false, C.lanes_n()>(j, at.lane_n)) * p.ldc;
+    float* const dst = p.f32_c() + static_cast<int64_t>(n0 + at.warp_n0 + frag_x<false, C.lanes_n()>(j, at.lane_n)) * p.ldc;
 #pragma unroll
     for (int r = 0; r < C.tm; r += 4)
       *reinterpret_cast<float4*>(dst + m0 + at.warp_m0 + frag_x<false, C.lanes_m()>(r, at.lane_m)) =

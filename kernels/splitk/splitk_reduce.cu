@@ -3,6 +3,9 @@
 // adjacent rows where C takes float4 stores) along M, coalesced, grid-stride over the rest.
 #include "splitk_reduce.hpp"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <algorithm>
 #include <cstdint>
 
@@ -189,12 +192,14 @@ __global__ void splitk_reduce4_kernel(const float4* __restrict__ partials, int s
   }
 }
 
-__global__ void scale_c_kernel(int m, int n, float beta, float* __restrict__ c, int64_t ldc) {
+// The product in FP32, rounded once to C's type.
+template <class T>
+__global__ void scale_c_kernel(int m, int n, float beta, T* __restrict__ c, int64_t ldc) {
   const int64_t total = static_cast<int64_t>(m) * n;
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
-    float* out = c + (idx / m) * ldc + idx % m;
-    *out = beta == 0.0f ? 0.0f : beta * *out;
+    T* out = c + (idx / m) * ldc + idx % m;
+    *out = static_cast<T>(beta == 0.0f ? 0.0f : beta * static_cast<float>(*out));
   }
 }
 
@@ -262,7 +267,22 @@ cudaError_t launch_m_residue_reduce(const float* partials, int planes, int m, in
 }
 
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream) {
-  scale_c_kernel<<<elementwise_grid(m, n), kElementwiseThreads, 0, stream>>>(m, n, beta, c, ldc);
+  return launch_scale_c(DataType::kF32, m, n, beta, c, ldc, stream);
+}
+
+cudaError_t launch_scale_c(DataType type, int m, int n, float beta, void* c, int64_t ldc, cudaStream_t stream) {
+  const dim3 grid = elementwise_grid(m, n);
+  switch (type) {
+    case DataType::kF32:
+      scale_c_kernel<<<grid, kElementwiseThreads, 0, stream>>>(m, n, beta, static_cast<float*>(c), ldc);
+      break;
+    case DataType::kBF16:
+      scale_c_kernel<<<grid, kElementwiseThreads, 0, stream>>>(m, n, beta, static_cast<__nv_bfloat16*>(c), ldc);
+      break;
+    case DataType::kF16:
+      scale_c_kernel<<<grid, kElementwiseThreads, 0, stream>>>(m, n, beta, static_cast<__half*>(c), ldc);
+      break;
+  }
   return cudaGetLastError();
 }
 

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "data_types.hpp"
+
 namespace autogemm {
 
 /// Splits per residue of K whose planes the residue reduction (launch_residue_reduce) loads all at
@@ -46,5 +48,7 @@ cudaError_t launch_m_residue_reduce(const float* partials, int planes, int m, in
 
 /// C = beta * C (beta == 0 writes zeros without reading C): the k == 0 and alpha == 0 cases of BLAS.
 cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cudaStream_t stream);
+/// The same for C of `type` (FP32 arithmetic, rounded once to C's type).
+cudaError_t launch_scale_c(DataType type, int m, int n, float beta, void* c, int64_t ldc, cudaStream_t stream);
 
 }  // namespace autogemm

@@ -1,7 +1,7 @@
 // The element and compute types of a GEMM: what a problem asks for, what an instance computes, and
 // the one spelling of both in database keys, exchange files, kernel names and the result check.
-// FP32 is the only combination the kernels compute today; the others are named so that a family
-// for them adds kernels, not a new key.
+// The SIMT families compute FP32; the wgmma family BF16 or FP16 operands with FP32 arithmetic and an
+// output of the operands' type or FP32.
 #pragma once
 
 #include <cstdint>
@@ -33,6 +33,9 @@ constexpr const char* data_type_name(DataType t) {
   }
   return "?";
 }
+
+/// Bytes of one element of a data type.
+constexpr int data_type_bytes(DataType t) { return t == DataType::kF32 ? 4 : 2; }
 
 constexpr const char* compute_type_name(ComputeType t) { return t == ComputeType::kF32 ? "f32" : "?"; }
 

@@ -312,5 +312,100 @@ TEST_F(SgemmApiTest, SteadyStateCapturesIntoACudaGraph) {
   }
 }
 
+// autogemmGemmEx with BF16/FP16 operands on an sm_90a device: every layout at odd sizes through the
+// library's choice, C of the operands' type and FP32, beta over C and beta = 0 over NaN, k = 0
+// (C scaled in its own type); on any other device, or with an operand TMA cannot read (an ld that
+// is not a multiple of 8 elements), NOT_SUPPORTED naming it and C untouched.
+class GemmExApiTest : public SgemmApiTest {
+ protected:
+  bool hopper() {
+    DeviceLimits limits;
+    return current_device_limits(limits) == cudaSuccess && limits.cc_major == 9 && limits.cc_minor == 0;
+  }
+
+  // One call of `types`; the status it returned (the result checked when it succeeded).
+  autogemmStatus_t check_ex(GemmTypes types, autogemmOperation_t ta, autogemmOperation_t tb, int m, int n, int k,
+                            float alpha, float beta, int pad, uint64_t seed) {
+    SCOPED_TRACE(::testing::Message() << types_key(types) << " ta=" << ta << " tb=" << tb << " m=" << m << " n=" << n
+                                      << " k=" << k << " beta=" << beta << " pad=" << pad);
+    const int ab = data_type_bytes(types.a), cb = data_type_bytes(types.c);
+    const int lda = (ta == AUTOGEMM_OP_N ? m : k) + pad, ldb = (tb == AUTOGEMM_OP_N ? k : n) + pad, ldc = m + pad;
+    const size_t a_elems = size_t(lda) * (ta == AUTOGEMM_OP_N ? k : m), b_elems = size_t(ldb) * (tb == AUTOGEMM_OP_N ? n : k);
+    const size_t c_elems = size_t(ldc) * n;
+    DeviceBuffer<char> a(a_elems * ab), b(b_elems * ab), c(c_elems * cb), c0(c_elems * cb);
+    DeviceBuffer<double> ref(size_t(m) * n);
+    EXPECT_EQ(fill_uniform(a.get(), a_elems, seed + 1, nullptr, types.a), cudaSuccess);
+    EXPECT_EQ(fill_uniform(b.get(), b_elems, seed + 2, nullptr, types.b), cudaSuccess);
+    EXPECT_EQ(fill_uniform(c0.get(), c_elems, seed + 3, nullptr, types.c), cudaSuccess);
+    if (beta == 0.0f)
+      EXPECT_EQ(fill_nan(c.get(), c_elems, nullptr, types.c), cudaSuccess);
+    else
+      EXPECT_EQ(cudaMemcpy(c.get(), c0.get(), c_elems * cb, cudaMemcpyDeviceToDevice), cudaSuccess);
+    const Op op_a = ta == AUTOGEMM_OP_N ? Op::N : Op::T, op_b = tb == AUTOGEMM_OP_N ? Op::N : Op::T;
+    EXPECT_EQ(reference_gemm_f64(op_a, op_b, m, n, k, alpha, a.get(), lda, b.get(), ldb, beta, c0.get(), ldc,
+                                 ref.get(), nullptr, types),
+              cudaSuccess);
+    auto cuda_type = [](DataType t) {
+      return t == DataType::kBF16 ? CUDA_R_16BF : t == DataType::kF16 ? CUDA_R_16F : CUDA_R_32F;
+    };
+    const autogemmStatus_t s =
+        autogemmGemmEx(handle_, ta, tb, m, n, k, &alpha, a.get(), cuda_type(types.a), lda, b.get(), cuda_type(types.b),
+                       ldb, &beta, c.get(), cuda_type(types.c), ldc, AUTOGEMM_COMPUTE_32F);
+    EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    if (s == AUTOGEMM_STATUS_SUCCESS) {
+      const double err = relative_error(c.get(), ldc, ref.get(), m, n, nullptr, types.c);
+      EXPECT_LE(err, error_bound(std::max(k, 1), types)) << "relative error " << err;
+    }
+    return s;
+  }
+};
+
+TEST_F(GemmExApiTest, NotSupportedWithoutTheFamilysDevice) {
+  if (hopper()) GTEST_SKIP() << "an sm_90a device runs them (AlignedOperandsRunAndMatchTheReference)";
+  const GemmTypes types{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
+  EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 64, 64, 64, 1.0f, 0.0f, 0, 3), AUTOGEMM_STATUS_NOT_SUPPORTED);
+}
+
+TEST_F(GemmExApiTest, AlignedOperandsRunAndMatchTheReference) {
+  if (!hopper()) GTEST_SKIP() << "the tensor-core family needs sm_90a";
+  const autogemmOperation_t ops[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T};
+  uint64_t seed = 1900;
+  for (DataType t : {DataType::kBF16, DataType::kF16})
+    for (DataType out : {t, DataType::kF32})
+      for (auto ta : ops)
+        for (auto tb : ops) {
+          const GemmTypes types{t, t, out, ComputeType::kF32};
+          // Extents that are multiples of 8 with ld 8 past them: every operand 16-byte aligned.
+          EXPECT_EQ(check_ex(types, ta, tb, 304, 200, 520, 1.5f, 0.5f, 8, seed += 7), AUTOGEMM_STATUS_SUCCESS)
+              << autogemmGetLastErrorMessage();
+          EXPECT_EQ(check_ex(types, ta, tb, 1024, 64, 4096, 1.0f, 0.0f, 0, seed += 7), AUTOGEMM_STATUS_SUCCESS)
+              << autogemmGetLastErrorMessage();
+        }
+}
+
+TEST_F(GemmExApiTest, KZeroScalesCInItsType) {
+  const GemmTypes types{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
+  // k = 0: C = beta * C whatever the device, no kernel of the family needed.
+  EXPECT_EQ(check_ex(types, AUTOGEMM_OP_N, AUTOGEMM_OP_N, 37, 29, 0, 1.0f, 0.5f, 3, 77), AUTOGEMM_STATUS_SUCCESS)
+      << autogemmGetLastErrorMessage();
+}
+
+// Leading dimensions that are not multiples of 8 elements (pads 1 and 3 on odd extents): the
+// operands TMA cannot read run on aligned copies, C copied back, and nothing else of C changes.
+TEST_F(GemmExApiTest, OperandsTmaCannotReadRunOnAlignedCopies) {
+  if (!hopper()) GTEST_SKIP() << "the tensor-core family needs sm_90a";
+  const autogemmOperation_t ops[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T};
+  uint64_t seed = 2900;
+  for (DataType out : {DataType::kBF16, DataType::kF32})
+    for (auto ta : ops)
+      for (auto tb : ops)
+        for (int pad : {1, 3}) {
+          const GemmTypes types{DataType::kBF16, DataType::kBF16, out, ComputeType::kF32};
+          EXPECT_EQ(check_ex(types, ta, tb, 301, 203, 517, 1.5f, pad == 1 ? 0.0f : 0.5f, pad, seed += 7),
+                    AUTOGEMM_STATUS_SUCCESS)
+              << autogemmGetLastErrorMessage();
+        }
+}
+
 }  // namespace
 }  // namespace autogemm::testing

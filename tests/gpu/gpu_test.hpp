@@ -26,6 +26,13 @@ inline bool sanitizer_mode() {
   return v != nullptr && std::string(v) == "1";
 }
 
+/// One problem of an instance test: extents, alpha and beta, the split of K.
+struct Case {
+  int m, n, k;
+  float alpha, beta;
+  SplitChoice split;
+};
+
 class GpuTest : public ::testing::Test {
  protected:
   void SetUp() override {

@@ -19,12 +19,6 @@
 namespace autogemm::testing {
 namespace {
 
-struct Case {
-  int m, n, k;
-  float alpha, beta;
-  SplitChoice split;
-};
-
 // Under the sanitizer (sanitizer_mode): test only the first instance of each (family, layout,
 // alignment, stages, copy path of A and of B, k-slices) class, and skip the 1000^3 case. That still
 // covers every layout, alignment class, stage count, split-k path, the four copy paths of an operand
@@ -204,8 +198,15 @@ TEST_P(InstanceTest, MatchesFloat64Reference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(SimtSgemm, InstanceTest, ::testing::Range<size_t>(0, kernel_registry().size()),
-                         instance_name);
+// The FP32 instances (wgmma_instance_test.cpp checks the tensor-core family).
+std::vector<size_t> fp32_indices() {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < kernel_registry().size(); ++i)
+    if (kernel_registry()[i].config.types == kF32Types) out.push_back(i);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(SimtSgemm, InstanceTest, ::testing::ValuesIn(fp32_indices()), instance_name);
 
 }  // namespace
 }  // namespace autogemm::testing

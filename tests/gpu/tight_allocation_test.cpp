@@ -167,8 +167,8 @@ TEST_F(TightAllocationFuzz, ReadsAndWritesOnlyTheMatrices) {
     const uint64_t problem_seed = seed * 1000003 + static_cast<uint64_t>(i);
     check(f, problem_seed, "autogemmSgemm", [&](const GemmProblem& p) {
       auto op = [](Op o) { return o == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T; };
-      ASSERT_EQ(autogemmSgemm(handle, op(p.op_a), op(p.op_b), p.m, p.n, p.k, &p.alpha, p.a, p.lda, p.b, p.ldb,
-                              &p.beta, p.c, p.ldc),
+      ASSERT_EQ(autogemmSgemm(handle, op(p.op_a), op(p.op_b), p.m, p.n, p.k, &p.alpha, p.f32_a(), p.lda, p.f32_b(),
+                              p.ldb, &p.beta, p.f32_c(), p.ldc),
                 AUTOGEMM_STATUS_SUCCESS)
           << autogemmGetLastErrorMessage();
     });

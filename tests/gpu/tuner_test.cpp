@@ -31,8 +31,8 @@ void sgemm_and_check(autogemmHandle_t h, const ProblemData& data, const char* wh
   const ColumnMajorProblem& p = data.problem();
   const float alpha = 1.0f, beta = 0.0f;
   ASSERT_CUDA(fill_nan(data.c(), size_t(p.ldc) * p.n, nullptr));
-  ASSERT_EQ(autogemmSgemm(h, api_op(p.op_a), api_op(p.op_b), p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb,
-                          &beta, data.c(), p.ldc),
+  ASSERT_EQ(autogemmSgemm(h, api_op(p.op_a), api_op(p.op_b), p.m, p.n, p.k, &alpha, data.f32_a(), p.lda, data.f32_b(),
+                          p.ldb, &beta, data.f32_c(), p.ldc),
             AUTOGEMM_STATUS_SUCCESS)
       << autogemmGetLastErrorMessage();
   ASSERT_CUDA(cudaDeviceSynchronize());

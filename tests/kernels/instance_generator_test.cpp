@@ -18,8 +18,8 @@ size_t count(const std::string& text, const std::string& what) {
 
 TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
   const auto grid = enumerate_grid();
-  const auto files = generate_sources(grid, {4, ""});
-  ASSERT_EQ(files.size(), 5u);  // 4 groups + registry
+  const auto files = generate_sources(grid, {4, "", true, 2});
+  ASSERT_EQ(files.size(), 7u);  // 4 groups, 2 wgmma groups, the registry
   for (const auto& c : grid) {
     const std::string literal = "\"" + kernel_name(c) + "\"";
     size_t hits = 0;
@@ -36,7 +36,32 @@ TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
   EXPECT_LE(hi - lo, 1u);
   const std::string& reg = files.at("registry.cpp");
   for (int g = 0; g < 4; ++g) EXPECT_EQ(count(reg, "register_group_" + std::to_string(g) + "("), 2u);
+  for (int g = 0; g < 2; ++g) EXPECT_EQ(count(reg, "register_wgmma_group_" + std::to_string(g) + "("), 2u);
   EXPECT_NE(reg.find("all.reserve(" + std::to_string(grid.size()) + ")"), std::string::npos);
+}
+
+// wgmma instances include CUTLASS: they go to their own groups, those that differ only in their
+// swizzle (one kernel) to the same group, and a build without CUTLASS (0 groups) drops them all.
+TEST(InstanceGenerator, WgmmaInstancesInTheirOwnGroupsSwizzleTwinsTogether) {
+  const auto grid = enumerate_grid();
+  const auto files = generate_sources(grid, {4, "", true, 3});
+  size_t wgmma = 0;
+  for (const auto& c : grid) {
+    if (!c.is_wgmma()) continue;
+    ++wgmma;
+    KernelConfig base = c;
+    base.swizzle = 1;
+    for (const auto& [name, text] : files) {
+      if (count(text, "\"" + kernel_name(c) + "\"") == 0) continue;
+      EXPECT_EQ(name.rfind("wgmma_instances_", 0), 0u) << kernel_name(c) << " in " << name;
+      EXPECT_EQ(count(text, "\"" + kernel_name(base) + "\""), 1u) << kernel_name(c) << " apart from its twin";
+    }
+  }
+  ASSERT_GT(wgmma, 0u);
+  for (const auto& [name, text] : generate_sources(grid, {4, "", true, 0})) {
+    EXPECT_EQ(name.rfind("wgmma_", 0), std::string::npos) << name;
+    EXPECT_EQ(count(text, "sm90_wgmma_"), 0u) << name;
+  }
 }
 
 TEST(InstanceGenerator, FilterKeepsOnlyMatchingNames) {
@@ -57,7 +82,8 @@ TEST(InstanceGenerator, TmaInstancesOnlyWhenTheBuildTargetsSm90a) {
   // The TMA instances launch through their own template; a build without sm_90a drops them.
   const auto grid = enumerate_grid();
   size_t tma = 0;
-  for (const auto& c : grid) tma += c.is_tma();
+  size_t wgmma = 0;  // dropped too: generate_sources' default has no wgmma groups
+  for (const auto& c : grid) tma += c.is_tma(), wgmma += c.is_wgmma();
   ASSERT_GT(tma, 0u);
   auto all_text = [](const std::map<std::string, std::string>& files) {
     std::string text;
@@ -72,8 +98,9 @@ TEST(InstanceGenerator, TmaInstancesOnlyWhenTheBuildTargetsSm90a) {
   const auto files = generate_sources(grid, without);
   const std::string text = all_text(files);
   EXPECT_EQ(count(text, "launch_simt_sgemm_tma"), 0u);
-  EXPECT_EQ(count(text, "out.push_back("), grid.size() - tma);
-  EXPECT_NE(files.at("registry.cpp").find("all.reserve(" + std::to_string(grid.size() - tma) + ")"), std::string::npos);
+  EXPECT_EQ(count(text, "out.push_back("), grid.size() - tma - wgmma);
+  EXPECT_NE(files.at("registry.cpp").find("all.reserve(" + std::to_string(grid.size() - tma - wgmma) + ")"),
+            std::string::npos);
 }
 
 TEST(InstanceGenerator, BadOptionsAreRefused) {

@@ -356,7 +356,7 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
   };
   std::map<std::string, Span> classes;
   for (const auto& c : enumerate_grid()) {
-    if (c.is_gemv()) continue;  // GemvInstancesInEveryClass
+    if (c.is_gemv() || c.is_wgmma()) continue;  // GemvInstancesInEveryClass, WgmmaGrid...
     Span& s = classes[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
     ++s.count;
     s.bk.insert(c.bk);
@@ -379,6 +379,58 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
     // 3: the sliced 64x64 8x8 tile at 3 blocks per SM (every class).
     EXPECT_EQ(s.min_blocks, (std::set<int>{1, 2, 3, 4}));
   }
+}
+
+// The tensor-core grid: every layout of both operand types with an output of their type, the
+// cooperative, ping-pong and stream-K schedules, 1x1, 2x1 and 1x2 clusters, and an FP32 output.
+TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
+  std::map<std::string, std::set<std::string>> seen;
+  for (const auto& c : enumerate_grid()) {
+    if (!c.is_wgmma()) continue;
+    EXPECT_EQ(invalid_reason(c), nullptr) << kernel_name(c);
+    const std::string cls = std::string(data_type_name(c.types.a)) + "_" + data_type_name(c.types.c) + "_" +
+                            layout_code(c.op_a, c.op_b);
+    seen[cls].insert("schedule" + std::to_string(static_cast<int>(c.schedule)));
+    seen[cls].insert("cluster" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n));
+  }
+  ASSERT_EQ(seen.size(), 16u);  // {bf16, f16} x {own type, f32} x 4 layouts
+  for (const auto& [cls, s] : seen) {
+    SCOPED_TRACE(cls);
+    EXPECT_TRUE(s.count("schedule0") && s.count("schedule1") && s.count("schedule2"));
+    if (cls.find("_f32_") == std::string::npos)
+      EXPECT_TRUE(s.count("cluster1x1") && s.count("cluster2x1") && s.count("cluster1x2"));
+  }
+}
+
+// The wgmma validity rule names what is wrong.
+TEST(KernelConfig, WgmmaValidityRuleNamesTheProblem) {
+  const KernelConfig ok = wgmma_config(128, 256, 64, 0, 2, 1, WgmmaSchedule::kCooperative, Op::T, Op::N,
+                                       DataType::kBF16, DataType::kBF16);
+  EXPECT_EQ(invalid_reason(ok), nullptr);
+  EXPECT_EQ(kernel_name(ok), "sm90_wgmma_bf16_bf16_128x256x64_c2x1_coop_tn_align8");
+  EXPECT_EQ(parse_kernel_name(kernel_name(ok)), ok);
+  auto why = [&](auto change) {
+    KernelConfig c = ok;
+    change(c);
+    const char* r = invalid_reason(c);
+    return std::string(r ? r : "");
+  };
+  EXPECT_NE(why([](KernelConfig& c) { c.types.c = DataType::kF16; }).find("C of their type or f32"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.bk = 32; }).find("BK must be 64"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.bm = 64; }).find("cooperative"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.bm = 256, c.bn = 256; }).find("accumulators"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.cluster_m = 2, c.cluster_n = 2; }).find("cluster"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.swizzle = 3; }).find("swizzle"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.align = 4; }).find("align 8"), std::string::npos);
+  // A SIMT instance takes no wgmma fields.
+  KernelConfig simt = gemm_config(kTileShapes[0], kPipelineChoices[0], Op::N, Op::N, 4);
+  ASSERT_EQ(invalid_reason(simt), nullptr);
+  simt.cluster_m = 2;
+  EXPECT_NE(std::string(invalid_reason(simt)).find("wgmma"), std::string::npos);
+  // Names that are not exactly a config's are refused.
+  EXPECT_FALSE(parse_kernel_name("sm90_wgmma_bf16_bf16_128x256x64_c2x1_coop_tn_align4"));
+  EXPECT_FALSE(parse_kernel_name("sm90_wgmma_bf16_bf16_128x256x64_c2x1_fast_tn_align8"));
+  EXPECT_FALSE(parse_kernel_name("sm90_wgmma_bf16_f16_128x256x64_c2x1_coop_tn_align8"));
 }
 
 }  // namespace

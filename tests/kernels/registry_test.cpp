@@ -25,11 +25,24 @@ TEST(Registry, InstancesAreValidUniqueAndNamedByConfig) {
   EXPECT_FALSE(kernel_grid_id().empty());
 }
 
+// Every FP32 layout and alignment class; with the tensor-core family (a build for sm_90a with
+// CUTLASS), every layout of each of its operand types too.
 TEST(Registry, EveryLayoutAndAlignmentClassIsCompiled) {
-  std::set<std::string> classes;
-  for (const KernelInstance& k : kernel_registry())
-    classes.insert(layout_code(k.config.op_a, k.config.op_b) + std::to_string(k.config.align));
+  std::set<std::string> classes, wgmma;
+  for (const KernelInstance& k : kernel_registry()) {
+    const std::string cls = layout_code(k.config.op_a, k.config.op_b) + std::to_string(k.config.align);
+    if (k.config.is_wgmma())
+      wgmma.insert(std::string(data_type_name(k.config.types.a)) + "_" + cls);
+    else
+      classes.insert(cls);
+  }
   EXPECT_EQ(classes, (std::set<std::string>{"nn1", "nn4", "nt1", "nt4", "tn1", "tn4", "tt1", "tt4"}));
+#if AUTOGEMM_WGMMA_INSTANCES
+  EXPECT_EQ(wgmma, (std::set<std::string>{"bf16_nn8", "bf16_nt8", "bf16_tn8", "bf16_tt8", "f16_nn8", "f16_nt8",
+                                          "f16_tn8", "f16_tt8"}));
+#else
+  EXPECT_TRUE(wgmma.empty());
+#endif
 }
 
 }  // namespace

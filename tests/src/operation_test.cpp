@@ -186,7 +186,7 @@ TEST(Alignment, PatternsSplitAClassByWhatTheRulesRead) {
   EXPECT_TRUE(can_implement(gemv4, aligned_a, h100()));
   EXPECT_FALSE(can_implement(gemv4, pitched_a, h100()));
   GemmProblem shifted_a = aligned_a;  // an unaligned base: another pattern again
-  shifted_a.a += 1;
+  shifted_a.a = shifted_a.f32_a() + 1;
   EXPECT_NE(alignment_pattern(shifted_a), alignment_pattern(aligned_a));
   EXPECT_NE(alignment_pattern(shifted_a), alignment_pattern(pitched_a));
 }
@@ -268,7 +268,7 @@ void expect_refuses_aligned_lda_and_misaligned_base(const KernelInstance& res, c
             "residue instance serves an lda that is not a multiple of 4, the problem has lda = " +
                 std::to_string(aligned_lda));
   GemmProblem shifted = served;
-  shifted.a += 1;
+  shifted.a = shifted.f32_a() + 1;
   EXPECT_EQ(cannot_implement(res, shifted, h100(), RepackPolicy::kAllowed),
             "residue instance needs A's base 16-byte aligned");
 }
@@ -369,6 +369,42 @@ TEST(Residues, OfMSplitAllOfKIntoFourPlanesPerSplitOfAResidue) {
   EXPECT_EQ(residue_partial_ld(3001, true), 752);
   EXPECT_EQ(residue_partial_ld(3001, false), 3004);
   EXPECT_EQ(workspace_size(res, pr, {6, SplitKMode::kParallel}).partial_bytes, sizeof(float) * 8 * 752 * 127);
+}
+
+// The tensor-core family's contract: its types only, compute capability 9.0, the problem's own
+// layout (no repacking), and TMA's 16-byte rule for A, B and C, each message naming what is wrong.
+TEST(Wgmma, CannotImplementNamesTypesDeviceLayoutAndAlignment) {
+  const KernelInstance tn = instance(wgmma_config(128, 256, 64, 0, 1, 1, WgmmaSchedule::kCooperative, Op::T, Op::N,
+                                                  DataType::kBF16, DataType::kBF16));
+  GemmProblem p = problem(Op::T, Op::N, 4096, 512, 4096);
+  p.b = p.c = reinterpret_cast<void*>(0x20000);
+  p.lda = 4096, p.ldb = 4096, p.ldc = 4096;
+  EXPECT_EQ(cannot_implement(tn, p, h100()), "instance computes bf16.bf16.bf16.f32, the problem is f32");
+  p.types = tn.config.types;
+  EXPECT_EQ(cannot_implement(tn, p, h100()), "");
+  DeviceLimits a100 = h100();
+  a100.cc_major = 8;
+  EXPECT_NE(cannot_implement(tn, p, a100).find("needs compute capability 9.0, the device has 8.0"), std::string::npos);
+  GemmProblem nn = p;
+  nn.op_a = Op::N;
+  EXPECT_EQ(cannot_implement(tn, nn, h100()), "layout tn differs from the problem's nn");
+  GemmProblem odd = p;
+  odd.lda = 4100;
+  EXPECT_EQ(cannot_implement(tn, odd, h100()), "TMA needs A 16-byte aligned with lda a multiple of 8 (lda 4100)");
+  odd = p;
+  odd.c = reinterpret_cast<void*>(0x20002);
+  EXPECT_NE(cannot_implement(tn, odd, h100()).find("TMA needs C 16-byte aligned"), std::string::npos);
+  // An FP32 C: ldc a multiple of 4 suffices.
+  const KernelInstance f32_out = instance(wgmma_config(128, 128, 64, 0, 1, 1, WgmmaSchedule::kStreamK, Op::T, Op::N,
+                                                       DataType::kBF16, DataType::kF32));
+  GemmProblem wide = p;
+  wide.types = f32_out.config.types;
+  wide.ldc = 4100;
+  EXPECT_EQ(cannot_implement(f32_out, wide, h100()), "");
+  EXPECT_EQ(alignment_class(wide), 8);
+  // Only the stream-K schedule splits K; the others run unsplit whatever is asked.
+  EXPECT_EQ(split_candidates(tn.config, 4096, 16, 4096, 132).size(), 1u);
+  EXPECT_GT(split_candidates(f32_out.config, 4096, 16, 4096, 132).size(), 1u);
 }
 
 }  // namespace

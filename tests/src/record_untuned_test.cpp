@@ -89,8 +89,8 @@ TEST(RecordUntuned, BadLeadingDimensionsOrClassAreRefusedByLine) {
     }
   };
   refused("n,n,64,32,16,63,16,64,4", "line 2: lda = 63 is less than 64");
-  refused("n,n,64,32,16,64,16,64,2", "line 2: align = 2 is not 1 or 4");
-  refused("n,n,64,32,16,66,16,64,4", "align 4 needs lda and ldb multiples of 4");
+  refused("n,n,64,32,16,64,16,64,2", "line 2: align = 2 is not 1, 4 or 8");
+  refused("n,n,64,32,16,66,16,64,4", "align 4 needs lda and ldb multiples of it");
   refused("n,n,64,32,16", "expected transa,transb,m,n,k,lda,ldb,ldc,align");
 }
 

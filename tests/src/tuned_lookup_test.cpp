@@ -197,16 +197,15 @@ TEST(TuningKey, CarriesTheProblemsTypes) {
   EXPECT_FALSE(bf16 == tuning_key(Op::N, Op::T, 64, 32, 16, 4));
 }
 
-// The result check has a bound for FP32 only: a problem of other types is never taken as checked.
-TEST(ResultCheck, HasNoBoundForTypesItDoesNotKnow) {
-  EXPECT_GT(error_bound(1024), 0.0);
-  try {
-    error_bound(1024, {DataType::kF16, DataType::kF16, DataType::kF16, ComputeType::kF32});
-    FAIL() << "no error";
-  } catch (const StatusError& e) {
-    EXPECT_EQ(e.status(), AUTOGEMM_STATUS_NOT_SUPPORTED);
-    EXPECT_NE(std::string(e.what()).find("f16.f16.f16.f32"), std::string::npos) << e.what();
-  }
+// The result check's bound: the FP32 sum's, plus C's unit roundoff for a 16-bit C.
+TEST(ResultCheck, BoundIsTheSumsPlusTheOutputsRounding) {
+  const double sum = error_bound(1024);
+  EXPECT_DOUBLE_EQ(sum, 1e-6 * 32 + 1e-6);
+  EXPECT_DOUBLE_EQ(error_bound(1024, {DataType::kBF16, DataType::kBF16, DataType::kF32, ComputeType::kF32}), sum);
+  EXPECT_DOUBLE_EQ(error_bound(1024, {DataType::kF16, DataType::kF16, DataType::kF16, ComputeType::kF32}),
+                   sum + 1.0 / 2048);
+  EXPECT_DOUBLE_EQ(error_bound(1024, {DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32}),
+                   sum + 1.0 / 256);
 }
 
 // The system database: AUTOGEMM_SYSTEM_DB names it; without it, the installed prefix's (the test

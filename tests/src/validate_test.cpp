@@ -2,6 +2,8 @@
 // value; BLAS quick-return cases are accepted.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "validate.hpp"
 
 namespace autogemm {
@@ -66,6 +68,35 @@ TEST(ValidateSgemm, RejectsNullPointersOnlyWhenThereIsWork) {
 TEST(ValidateSgemm, AcceptsSizesWhoseOffsetsExceed32Bits) {
   // 64-bit indexing inside: 70000 x 70000 has offsets beyond 2^32 and is not rejected.
   EXPECT_TRUE(call(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 70000, 70000, 70000, 70000, 70000, 70000).ok());
+}
+
+// autogemmGemmEx's types: the implemented combinations give their GemmTypes; any other is
+// NOT_SUPPORTED naming all three types; a value that is no cudaDataType_t autogemm knows, or another
+// compute type, is INVALID_VALUE naming it.
+TEST(ValidateGemmTypes, ImplementedCombinationsAndMessagesForTheRest) {
+  GemmTypes t;
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, AUTOGEMM_COMPUTE_32F, t).ok());
+  EXPECT_EQ(t, (GemmTypes{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32}));
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, t).ok());
+  EXPECT_EQ(t, (GemmTypes{DataType::kF16, DataType::kF16, DataType::kF32, ComputeType::kF32}));
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, t).ok());
+  EXPECT_EQ(t, kF32Types);
+  for (auto [a, b, c] : {std::tuple{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F}, std::tuple{CUDA_R_16F, CUDA_R_16F, CUDA_R_16BF},
+                         std::tuple{CUDA_R_32F, CUDA_R_32F, CUDA_R_16BF}, std::tuple{CUDA_R_64F, CUDA_R_64F, CUDA_R_64F},
+                         std::tuple{CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_16BF}}) {
+    const Validation v = validate_gemm_types(a, b, c, AUTOGEMM_COMPUTE_32F, t);
+    EXPECT_EQ(v.status, AUTOGEMM_STATUS_NOT_SUPPORTED) << v.message;
+    EXPECT_NE(v.message.find("Atype"), std::string::npos) << v.message;
+    EXPECT_NE(v.message.find("is not implemented"), std::string::npos) << v.message;
+  }
+  const Validation bad = validate_gemm_types(static_cast<cudaDataType_t>(12345), CUDA_R_16BF, CUDA_R_16BF,
+                                             AUTOGEMM_COMPUTE_32F, t);
+  EXPECT_EQ(bad.status, AUTOGEMM_STATUS_INVALID_VALUE);
+  EXPECT_NE(bad.message.find("Atype = 12345"), std::string::npos) << bad.message;
+  const Validation compute = validate_gemm_types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF,
+                                                 static_cast<autogemmComputeType_t>(7), t);
+  EXPECT_EQ(compute.status, AUTOGEMM_STATUS_INVALID_VALUE);
+  EXPECT_NE(compute.message.find("computeType = 7"), std::string::npos) << compute.message;
 }
 
 }  // namespace

@@ -33,7 +33,15 @@ TEST(ShapeSets, PerfSet) {
   const auto p = named_shape_set("perf");
   ASSERT_TRUE(p.has_value());
   EXPECT_EQ(*p, (std::vector<Shape>{{4096, 4096, 4096}, {1000, 1000, 1000}, {127, 3001, 1531}, {4096, 11008, 4096}}));
-  EXPECT_EQ(shape_set_names(), (std::vector<std::string>{"seed", "transformer", "perf"}));
+  EXPECT_EQ(shape_set_names(), (std::vector<std::string>{"seed", "transformer", "perf", "llm"}));
+}
+
+TEST(ShapeSets, LlmSet) {
+  const auto l = named_shape_set("llm");
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->size(), 42u);  // 7 token counts x 6 projections
+  EXPECT_NE(std::find(l->begin(), l->end(), Shape{1, 4096, 4096}), l->end());
+  EXPECT_NE(std::find(l->begin(), l->end(), Shape{8192, 4096, 14336}), l->end());
 }
 
 TEST(ShapeSets, ParseRange) {

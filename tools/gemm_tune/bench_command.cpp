@@ -1,5 +1,6 @@
-// gemm-tune bench: the library's current choice against cuBLAS SGEMM with pedantic FP32 math (never
-// TF32), same process, same data, same method: cold L2, warm-up, CUDA events, medians, the two
+// gemm-tune bench: the library's current choice against cuBLAS, same process, same data, same method
+// (cuBLAS SGEMM with pedantic FP32 math, never TF32; for BF16/FP16 cublasGemmEx with FP32 compute in
+// default math): cold L2, warm-up, CUDA events, medians, the two
 // libraries' repetitions interleaved with a clock sample after each (paired_timing.hpp). Both results
 // are checked against the float64 reference before their times count.
 #include <cublas_v2.h>
@@ -74,7 +75,8 @@ nlohmann::json side_json(const PairedSide& s, double rel_err) {
 }  // namespace
 
 Command add_bench_command(CLI::App& app) {
-  auto* sub = app.add_subcommand("bench", "Time autogemm's current choice against cuBLAS SGEMM (pedantic FP32)");
+  auto* sub = app.add_subcommand(
+      "bench", "Time autogemm's current choice against cuBLAS (SGEMM in pedantic FP32; cublasGemmEx for bf16/f16)");
   struct Opts {
     ProblemSelection select;
     std::string json;
@@ -88,6 +90,7 @@ Command add_bench_command(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--shapes", o->select.shapes_file,
                   "File of shapes (as gemm-tune tune --shapes; a CSV of column-major problems keeps its own layouts)");
+  add_dtype_options(*sub, o->select);
   sub->add_option("--json", o->json, "Also write the results and provenance to this JSON file");
   sub->add_option("--max-reps", o->max_reps, "Timed repetitions at most per measurement")->capture_default_str();
   sub->footer(
@@ -116,7 +119,7 @@ Command add_bench_command(CLI::App& app) {
       cudaStream_t stream = nullptr;
       cudaStreamCreate(&stream);
       autogemmSetStream(handle, stream);
-      const CublasSgemm cublas(stream);
+      const CublasGemm cublas(stream);
       L2Flusher flusher(device);
       const NvmlDevice clocks(device);
       const nlohmann::json device_json = device_info(device, clocks);  // clocks as found, before any timing
@@ -144,21 +147,22 @@ Command add_bench_command(CLI::App& app) {
         const autogemmOperation_t ab = op_b == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T;
 
         auto run_autogemm = [&](cudaStream_t) {
-          if (autogemmSgemm(handle, aa, ab, p.m, p.n, p.k, &alpha, data.a(), p.lda, data.b(), p.ldb, &beta, data.c(),
-                            p.ldc) != AUTOGEMM_STATUS_SUCCESS)
+          if (autogemmGemmEx(handle, aa, ab, p.m, p.n, p.k, &alpha, data.a(), cuda_data_type(p.types.a), p.lda,
+                             data.b(), cuda_data_type(p.types.b), p.ldb, &beta, data.c(), cuda_data_type(p.types.c),
+                             p.ldc, AUTOGEMM_COMPUTE_32F) != AUTOGEMM_STATUS_SUCCESS)
             throw std::runtime_error(autogemmGetLastErrorMessage());
         };
         auto run_cublas = [&](cudaStream_t) {
           cublas(p, alpha, data.a(), data.b(), beta, data.c());
         };
         // Correctness before timing: poison C, run once, compare with the float64 reference.
-        fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream);
+        fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream, p.types.c);
         run_autogemm(stream);
         const double err_ag = data.error(stream);
-        fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream);
+        fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream, p.types.c);
         run_cublas(stream);
         const double err_cb = data.error(stream);
-        const bool ok = err_ag <= error_bound(p.k);
+        const bool ok = err_ag <= error_bound(p.k, p.types);
         if (!ok) ++failures;
 
         const GemmProblem gp = data.gemm_problem();
@@ -182,6 +186,7 @@ Command add_bench_command(CLI::App& app) {
         results.push_back({{"shape", {{"m", p.n}, {"n", p.m}, {"k", p.k}}},
                            {"label", problems[i].label},
                            {"layout", layout},
+                           {"types", types_key(p.types)},
                            {"kernel", choice.kernel->name},
                            {"splits", choice.split.splits},
                            {"split_mode", split_mode_name(choice.split.mode)},
@@ -207,7 +212,8 @@ Command add_bench_command(CLI::App& app) {
                               {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3 runs each and " +
                                          std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, "
                                          "the two libraries' reps interleaved (alternating which goes first), median; "
-                                         "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH in the same process"},
+                                         "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH (FP32), cublasGemmEx with "
+                                         "CUBLAS_COMPUTE_32F in default math (BF16, FP16), in the same process"},
                               {"clock_samples", clocks.available() ? "NVML after each rep" : clocks.unavailable_reason()},
                               {"results", results}};
         std::ofstream f(o->json);

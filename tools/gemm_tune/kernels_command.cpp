@@ -8,6 +8,7 @@
 #include <regex>
 
 #include "commands.hpp"
+#include "family.hpp"
 #include "registry.hpp"
 
 namespace autogemm::cli {
@@ -48,7 +49,8 @@ Command add_kernels_command(CLI::App& app) {
       }
       const KernelConfig& c = k.config;
       if (opts->json) {
-        nlohmann::json j = {{"name", k.name},      {"family", c.is_gemv() ? "gemv" : c.is_tma() ? "tma" : "gemm"},
+        nlohmann::json j = {{"name", k.name},      {"family", family_of(c).name},
+                            {"types", types_key(c.types)},
                             {"layout", layout_code(c.op_a, c.op_b)},
                             {"align", c.align},     {"bm", c.bm},
                             {"bn", c.bn},           {"bk", c.bk},

@@ -27,7 +27,28 @@ std::string shape_set_list() {
   return out;
 }
 
+void add_dtype_options(CLI::App& command, ProblemSelection& selection) {
+  command.add_option("--dtype", selection.dtype, "Element type of A and B: f32, bf16 or f16 (FP32 arithmetic)")
+      ->capture_default_str();
+  command.add_option("--out-dtype", selection.out_dtype, "Element type of C: f32, or the type of A and B (default)");
+}
+
+GemmTypes selected_types(const ProblemSelection& o) {
+  auto parse = [](const std::string& word, const char* option) {
+    for (DataType t : {DataType::kF32, DataType::kBF16, DataType::kF16})
+      if (word == data_type_name(t)) return t;
+    throw std::runtime_error(std::string(option) + " '" + word + "' is not f32, bf16 or f16");
+  };
+  const DataType ab = parse(o.dtype, "--dtype");
+  const DataType c = o.out_dtype.empty() ? ab : parse(o.out_dtype, "--out-dtype");
+  if (c != ab && c != DataType::kF32)
+    throw std::runtime_error("--out-dtype '" + o.out_dtype + "' with --dtype '" + o.dtype +
+                             "': C is of A's type or f32");
+  return GemmTypes{ab, ab, c, ComputeType::kF32};
+}
+
 std::vector<LabelledProblem> collect_problems(const ProblemSelection& o) {
+  const GemmTypes types = selected_types(o);
   const auto layouts = parse_layout_list(o.layouts);
   std::vector<Shape> shapes;
   for (const auto& text : o.shapes) {
@@ -57,6 +78,7 @@ std::vector<LabelledProblem> collect_problems(const ProblemSelection& o) {
       if (csv) break;  // a CSV names its own layouts
     }
   }
+  for (LabelledProblem& p : out) p.problem.types = types;
   return out;
 }
 

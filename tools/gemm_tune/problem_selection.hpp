@@ -2,6 +2,8 @@
 // parsed once for tune and bench.
 #pragma once
 
+#include <CLI/CLI.hpp>
+
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,7 +18,15 @@ struct ProblemSelection {
   std::string set;                          // a named shape set
   std::string shapes_file;                  // JSON shapes or the runtime's CSV
   std::string layouts = "nn";               // nn, nt, tn, tt, a comma list, or all
+  std::string dtype = "f32";                // A's and B's type: f32, bf16, f16
+  std::string out_dtype;                    // C's type: empty for A's, or f32
 };
+
+/// Adds --dtype and --out-dtype to a command, into `selection`.
+void add_dtype_options(CLI::App& command, ProblemSelection& selection);
+
+/// The types a selection asks for; throws std::runtime_error naming a bad word or combination.
+GemmTypes selected_types(const ProblemSelection& selection);
 
 using autogemm::LabelledProblem;
 
@@ -24,7 +34,8 @@ using autogemm::LabelledProblem;
 std::vector<std::pair<Op, Op>> parse_layout_list(const std::string& text);
 
 /// The selection's problems in a deterministic order: each layout crossed with --shape, --range and
-/// --set, then the file (a CSV keeps its own layouts). Throws std::runtime_error naming bad input.
+/// --set, then the file (a CSV keeps its own layouts), all of the selected types. Throws
+/// std::runtime_error naming bad input.
 std::vector<LabelledProblem> collect_problems(const ProblemSelection& selection);
 
 /// "seed, transformer, perf": for help texts and errors.

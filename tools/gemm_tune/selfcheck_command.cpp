@@ -40,8 +40,8 @@ Command add_selfcheck_command(CLI::App& app) {
             if (beta == 0.0f) fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, nullptr);
             const autogemmStatus_t s =
                 autogemmSgemm(handle, op_a == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T,
-                              op_b == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T, p.m, p.n, p.k, &alpha, data.a(), p.lda,
-                              data.b(), p.ldb, &beta, data.c(), p.ldc);
+                              op_b == Op::N ? AUTOGEMM_OP_N : AUTOGEMM_OP_T, p.m, p.n, p.k, &alpha, data.f32_a(), p.lda,
+                              data.f32_b(), p.ldb, &beta, data.f32_c(), p.ldc);
             const double err = s == AUTOGEMM_STATUS_SUCCESS ? data.error(nullptr) : -1.0;
             const bool ok = s == AUTOGEMM_STATUS_SUCCESS && err <= error_bound(p.k);
             ++total;

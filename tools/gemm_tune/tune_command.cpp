@@ -135,12 +135,14 @@ Command add_tune_command(CLI::App& app) {
   auto o = std::make_shared<TuneCliOptions>();
   sub->add_option("--shape", o->select.shapes, "Row-major M,N,K: C[M,N] = A[M,K] B[K,N] (repeatable)");
   sub->add_option("--set", o->select.set,
-                  "Named shape set: seed (12 shapes: square, narrow and long-K), transformer or perf (4096^3 and odd sizes)");
+                  "Named shape set: seed (12 shapes: square, narrow and long-K), transformer, perf (4096^3 and odd "
+                  "sizes) or llm (7-8B model projections at 1-8192 tokens; layout tn as a Linear layer runs them)");
   sub->add_option("--range", o->select.ranges, "Sweep such as M=1..4096,N=3072,K=3072 (powers of two; repeatable)");
   sub->add_option("--shapes", o->select.shapes_file,
                   "File of shapes: JSON [[M,N,K],...] or the CSV (transa,transb,m,n,k) that AUTOGEMM_RECORD_UNTUNED writes");
   sub->add_option("--layout", o->select.layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
       ->capture_default_str();
+  add_dtype_options(*sub, o->select);
   sub->add_option("--top", o->tune.top, "Quick-pass leaders given full timing")->capture_default_str()
       ->group("Expert tuning knobs");
   sub->add_option("--pool", o->tune.quick_pool, "Overall cost-model leaders given a checked quick timing")

@@ -1,0 +1,82 @@
+// The contract of the sm_90a tensor-core family (wgmma_gemm.cuh): BF16/FP16 operands read in place
+// by TMA (no repacking: every layout has its instances), K split only by the stream-K schedule,
+// whose partials and reduction are the kernel's own (CUTLASS's workspace, no finishing launch).
+#include "family.hpp"
+
+namespace autogemm {
+
+std::string wgmma_extent_rule(const GemmProblem& p) {
+  const int ab = 16 / data_type_bytes(p.types.a), cb = 16 / data_type_bytes(p.types.c);
+  auto rule = [](const char* what, const char* extent, int value, int multiple) {
+    return std::string(what) + " is stored along " + extent + " = " + std::to_string(value) +
+           ", which CUTLASS's TMA kernels take in multiples of " + std::to_string(multiple) + " elements";
+  };
+  if (p.op_a == Op::N && p.m % ab != 0) return rule("A", "m", p.m, ab);
+  if (p.op_a == Op::T && p.k % ab != 0) return rule("A", "k", p.k, ab);
+  if (p.op_b == Op::N && p.k % ab != 0) return rule("B", "k", p.k, ab);
+  if (p.op_b == Op::T && p.n % ab != 0) return rule("B", "n", p.n, ab);
+  if (p.m % cb != 0) return rule("C", "m", p.m, cb);
+  return {};
+}
+
+namespace {
+
+std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& problem, const DeviceLimits& device,
+                                   RepackPolicy) {
+  if (!(device.cc_major == 9 && device.cc_minor == 0))
+    return "wgmma instance runs sm_90a code (wgmma, TMA, setmaxnreg): needs compute capability 9.0, the device has " +
+           std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
+  if (c.op_a != problem.op_a || c.op_b != problem.op_b)
+    return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " +
+           layout_code(problem.op_a, problem.op_b);
+  if (problem.c_transposed) return "wgmma instance writes C column-major only";
+  const int ab = data_type_bytes(c.types.a), cb = data_type_bytes(c.types.c);
+  // TMA reads and writes rows that start 16 bytes aligned.
+  if (!vector_aligned(problem.a, problem.lda, ab))
+    return "TMA needs A 16-byte aligned with lda a multiple of " + std::to_string(16 / ab) + " (lda " +
+           std::to_string(problem.lda) + ")";
+  if (!vector_aligned(problem.b, problem.ldb, ab))
+    return "TMA needs B 16-byte aligned with ldb a multiple of " + std::to_string(16 / ab) + " (ldb " +
+           std::to_string(problem.ldb) + ")";
+  if (!vector_aligned(problem.c, problem.ldc, cb))
+    return "TMA needs C 16-byte aligned with ldc a multiple of " + std::to_string(16 / cb) + " (ldc " +
+           std::to_string(problem.ldc) + ")";
+  if (const std::string why = wgmma_extent_rule(problem); !why.empty()) return why;
+  return check_resources(c, problem, device);
+}
+
+// Only the stream-K schedule splits K, into partials its own kernel reduces.
+SplitChoice wgmma_effective_split(const KernelConfig& c, SplitChoice split) {
+  if (c.schedule != WgmmaSchedule::kStreamK || split.splits <= 1) return {1, SplitKMode::kNone};
+  return {split.splits, SplitKMode::kParallel};
+}
+
+SplitGeometry wgmma_split_geometry(const KernelConfig& c, int k, SplitChoice split) {
+  return split_geometry(c, k, split.splits);
+}
+
+// Unsplit, and for the stream-K schedule the tiled families' split counts (a tile grid smaller than
+// the SMs): its one unsplit launch already streams K over idle SMs by CUTLASS's heuristic.
+std::vector<SplitChoice> wgmma_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
+                                                SplitModes) {
+  if (c.schedule != WgmmaSchedule::kStreamK) return {{1, SplitKMode::kNone}};
+  return tiled_split_candidates(c, m, n, k, sm_count, SplitModes::kParallelOnly);
+}
+
+void wgmma_add_workspace(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split,
+                         WorkspaceNeeds& needs) {
+  if (kernel.workspace_bytes != nullptr)
+    needs.partial_bytes = kernel.workspace_bytes(launch_params(kernel, problem, split));
+}
+
+cudaError_t wgmma_finish(const KernelInstance&, const GemmParams&, const GemmProblem&, cudaStream_t) {
+  return cudaSuccess;
+}
+
+}  // namespace
+
+extern const KernelFamily kSm90WgmmaFamily{
+    "sm90_wgmma",           wgmma_cannot_implement, wgmma_effective_split, wgmma_split_geometry,
+    wgmma_split_candidates, wgmma_add_workspace,    wgmma_finish,          {.tensor_cores = true}};
+
+}  // namespace autogemm

@@ -1,0 +1,170 @@
+// The tensor-core family on sm_90a (Family::kWgmma): BF16 or FP16 operands, FP32 accumulation, an
+// output of the operands' type or FP32. Each instance is a CUTLASS 4.2 warp-specialized kernel
+// (CollectiveBuilder): TMA copies into an mbarrier pipeline of shared stages, one producer warpgroup
+// and two consumer warpgroups issuing wgmma (cooperative: both on one tile; ping-pong: each on its
+// own tile, their epilogues overlapping the other's main loop), registers rebalanced with
+// setmaxnreg, a persistent grid walking the tiles in a swizzled raster order, optional 2-block
+// clusters whose TMA loads multicast, and, in the stream-K schedule, K split over the blocks that
+// a tile grid smaller than the SMs leaves idle. docs/decisions.md, "Tensor-core kernels on CUTLASS",
+// says why the kernels are CUTLASS's and not our own.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <atomic>
+#include <cstdint>
+#include <type_traits>
+
+#include "cute/tensor.hpp"
+#include "cutlass/epilogue/collective/collective_builder.hpp"
+#include "cutlass/gemm/collective/collective_builder.hpp"
+#include "cutlass/gemm/device/gemm_universal_adapter.h"
+#include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "cutlass/gemm/kernel/tile_scheduler.hpp"
+
+#include "gemm_params.hpp"
+#include "kernel_config.hpp"
+
+namespace autogemm::detail {
+
+template <DataType T>
+struct CutlassElement;
+template <>
+struct CutlassElement<DataType::kBF16> {
+  using type = cutlass::bfloat16_t;
+};
+template <>
+struct CutlassElement<DataType::kF16> {
+  using type = cutlass::half_t;
+};
+template <>
+struct CutlassElement<DataType::kF32> {
+  using type = float;
+};
+
+// cuBLAS's column-major ops in CUTLASS's terms. A is M x K: op N stores it M-contiguous (CUTLASS
+// ColumnMajor), op T K-contiguous (RowMajor). B is K x N: op N stores it K-contiguous (ColumnMajor),
+// op T N-contiguous (RowMajor). C is M x N column-major.
+template <Op op>
+using CutlassLayout = std::conditional_t<op == Op::N, cutlass::layout::ColumnMajor, cutlass::layout::RowMajor>;
+
+// A CuTe stride (x, y, batch) of one unit stride and one leading dimension: the non-static mode of
+// the two gets `ld`; the batch stride stays 0 (one matrix).
+template <class Stride>
+Stride stride_with_ld(int64_t ld) {
+  Stride s{};
+  if constexpr (cute::is_static_v<std::remove_cvref_t<decltype(cute::get<0>(s))>>)
+    cute::get<1>(s) = ld;
+  else
+    cute::get<0>(s) = ld;
+  return s;
+}
+
+template <class Tag>
+struct WgmmaGemm {
+  static constexpr KernelConfig C = Tag::value;
+  static_assert(invalid_reason(C) == nullptr, "invalid wgmma instance");
+  using ElementAB = typename CutlassElement<C.types.a>::type;
+  using ElementC = typename CutlassElement<C.types.c>::type;
+  static constexpr int kAlignAB = 16 / sizeof(ElementAB);  // TMA moves 16-byte aligned rows
+  static constexpr int kAlignC = 16 / sizeof(ElementC);
+  static constexpr bool kPingpong = C.schedule == WgmmaSchedule::kPingpong;
+  static constexpr bool kStreamK = C.schedule == WgmmaSchedule::kStreamK;
+
+  using Tile = cute::Shape<cute::Int<C.bm>, cute::Int<C.bn>, cute::Int<C.bk>>;
+  using Cluster = cute::Shape<cute::Int<C.cluster_m>, cute::Int<C.cluster_n>, cute::_1>;
+  using MainloopSchedule = std::conditional_t<kPingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
+                                              cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
+  using EpilogueSchedule = std::conditional_t<kPingpong, cutlass::epilogue::TmaWarpSpecialized,
+                                              cutlass::epilogue::TmaWarpSpecializedCooperative>;
+  using Scheduler = std::conditional_t<kStreamK, cutlass::gemm::StreamKScheduler, cutlass::gemm::PersistentScheduler>;
+
+  using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Tile, Cluster,
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, cutlass::layout::ColumnMajor, kAlignC,
+      ElementC, cutlass::layout::ColumnMajor, kAlignC, EpilogueSchedule>::CollectiveOp;
+  // Stages: as many as the shared memory left by the epilogue holds, or the instance's own count.
+  using Stages = std::conditional_t<
+      C.stages == 0,
+      cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
+      cutlass::gemm::collective::StageCount<(C.stages > 0 ? C.stages : 2)>>;
+  using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementAB, CutlassLayout<C.op_a>, kAlignAB, ElementAB,
+      CutlassLayout<C.op_b>, kAlignAB, float, Tile, Cluster, Stages, MainloopSchedule>::CollectiveOp;
+  using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop, Epilogue, Scheduler>;
+
+  static typename Kernel::Arguments arguments(const GemmParams& p, int device, int sm_count) {
+    typename Kernel::Arguments args{};
+    args.mode = cutlass::gemm::GemmUniversalMode::kGemm;
+    args.problem_shape = {p.m, p.n, p.k, 1};
+    args.mainloop.ptr_A = static_cast<const ElementAB*>(p.a);
+    args.mainloop.dA = stride_with_ld<typename Kernel::StrideA>(p.lda);
+    args.mainloop.ptr_B = static_cast<const ElementAB*>(p.b);
+    args.mainloop.dB = stride_with_ld<typename Kernel::StrideB>(p.ldb);
+    // beta == 0 never loads C (the linear combination's source is not needed).
+    args.epilogue.thread.alpha = p.alpha;
+    args.epilogue.thread.beta = p.beta;
+    args.epilogue.ptr_C = static_cast<const ElementC*>(p.c);
+    args.epilogue.dC = stride_with_ld<typename Kernel::StrideC>(p.ldc);
+    args.epilogue.ptr_D = static_cast<ElementC*>(p.c);
+    args.epilogue.dD = stride_with_ld<typename Kernel::StrideD>(p.ldc);
+    args.hw_info.device_id = device;
+    args.hw_info.sm_count = sm_count;
+    args.scheduler.max_swizzle_size = C.swizzle;  // the raster order: CUTLASS's heuristic
+    if constexpr (kStreamK) {
+      // More than one split: plain split-K into partials; one: CUTLASS's stream-K heuristic.
+      args.scheduler.splits = p.splits;
+      if (p.splits > 1) args.scheduler.decomposition_mode = decltype(args.scheduler.decomposition_mode)::SplitK;
+    }
+    return args;
+  }
+};
+
+/// The current device and its SM count, which a persistent grid is sized by (read once per device).
+inline void current_device_sms(int& device, int& sm_count) {
+  constexpr int kDevices = 64;
+  static int counts[kDevices] = {};
+  cudaGetDevice(&device);
+  if (device < 0 || device >= kDevices) {
+    cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, device);
+    return;
+  }
+  if (counts[device] == 0) cudaDeviceGetAttribute(&counts[device], cudaDevAttrMultiProcessorCount, device);
+  sm_count = counts[device];
+}
+
+/// Workspace bytes of a launch of `Tag` on the current device (stream-K partials and locks; 0 for
+/// the data-parallel forms).
+template <class Tag>
+size_t wgmma_workspace_bytes(const GemmParams& p) {
+  using G = WgmmaGemm<Tag>;
+  int device = 0, sm_count = 0;
+  current_device_sms(device, sm_count);
+  return G::Kernel::get_workspace_size(G::arguments(p, device, sm_count));
+}
+
+template <class Tag>
+cudaError_t launch_wgmma_gemm(const GemmParams& p, cudaStream_t stream) {
+  using G = WgmmaGemm<Tag>;
+  using Kernel = typename G::Kernel;
+  int device = 0, sm_count = 0;
+  current_device_sms(device, sm_count);
+  const typename Kernel::Arguments args = G::arguments(p, device, sm_count);
+  if (!Kernel::can_implement(args)) return cudaErrorInvalidValue;
+  if (Kernel::initialize_workspace(args, p.partials, stream) != cutlass::Status::kSuccess) return cudaErrorInvalidValue;
+  typename Kernel::Params params = Kernel::to_underlying_arguments(args, p.partials);
+  // Shared memory past 48 KiB is opted into once per device, not at every call.
+  static std::atomic<uint64_t> opted_in{0};
+  const uint64_t bit = device < 64 ? uint64_t{1} << device : 0;
+  if (bit == 0 || (opted_in.load(std::memory_order_relaxed) & bit) == 0) {
+    if (cudaError_t e = cudaFuncSetAttribute(cutlass::device_kernel<Kernel>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, Kernel::SharedStorageSize);
+        e != cudaSuccess)
+      return e;
+    opted_in.fetch_or(bit, std::memory_order_relaxed);
+  }
+  const cutlass::Status s = cutlass::gemm::device::GemmUniversalAdapter<Kernel>::run(params, stream);
+  return s == cutlass::Status::kSuccess ? cudaGetLastError() : cudaErrorLaunchFailure;
+}
+
+}  // namespace autogemm::detail

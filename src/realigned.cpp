@@ -1,0 +1,89 @@
+// See realigned.hpp.
+#include "realigned.hpp"
+
+#include "family.hpp"
+#include "status.hpp"
+
+namespace autogemm {
+namespace {
+
+int64_t round_up(int64_t x, int64_t multiple) { return (x + multiple - 1) / multiple * multiple; }
+
+// An operand of `rows` x `cols` stored at `base` with `ld` becomes `new_rows` x `new_cols` of the
+// padded problem: copied when misaligned or when it grew.
+RealignPlan::Operand plan_operand(const void* base, int64_t ld, int64_t rows, int64_t cols, int64_t new_rows,
+                                  int64_t new_cols, int element_bytes, size_t& bytes) {
+  RealignPlan::Operand o;
+  o.rows = rows, o.cols = cols;
+  if (vector_aligned(base, ld, element_bytes) && new_rows == rows && new_cols == cols) return o;
+  o.copied = true;
+  o.ld = round_up(new_rows, 16 / element_bytes);
+  o.offset = static_cast<size_t>(round_up(static_cast<int64_t>(bytes), 256));
+  bytes = o.offset + static_cast<size_t>(o.ld) * new_cols * element_bytes;
+  return o;
+}
+
+void copy(void* dst, int64_t dst_ld, const void* src, int64_t src_ld, int64_t rows, int64_t cols, int element_bytes,
+          cudaStream_t stream) {
+  AUTOGEMM_CUDA_CHECK(cudaMemcpy2DAsync(dst, static_cast<size_t>(dst_ld) * element_bytes, src,
+                                        static_cast<size_t>(src_ld) * element_bytes,
+                                        static_cast<size_t>(rows) * element_bytes, static_cast<size_t>(cols),
+                                        cudaMemcpyDeviceToDevice, stream));
+}
+
+}  // namespace
+
+bool tma_readable(const GemmProblem& p) {
+  const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
+  return vector_aligned(p.a, p.lda, ab) && vector_aligned(p.b, p.ldb, ab) && vector_aligned(p.c, p.ldc, cb) &&
+         wgmma_extent_rule(p).empty();
+}
+
+RealignPlan realign_plan(const GemmProblem& p) {
+  const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
+  const int vec_ab = 16 / ab, vec_c = 16 / cb;
+  RealignPlan plan;
+  const bool a_n = p.op_a == Op::N, b_n = p.op_b == Op::N;
+  // Each extent rounded up where it is some operand's contiguous one (wgmma_extent_rule).
+  plan.m = static_cast<int>((a_n && p.m % vec_ab != 0) || p.m % vec_c != 0 ? round_up(p.m, vec_ab) : p.m);
+  plan.n = static_cast<int>(!b_n && p.n % vec_ab != 0 ? round_up(p.n, vec_ab) : p.n);
+  plan.k = static_cast<int>((!a_n || b_n) && p.k % vec_ab != 0 ? round_up(p.k, vec_ab) : p.k);
+  plan.padded = plan.m != p.m || plan.n != p.n || plan.k != p.k;
+  plan.a = plan_operand(p.a, p.lda, a_n ? p.m : p.k, a_n ? p.k : p.m, a_n ? plan.m : plan.k, a_n ? plan.k : plan.m, ab,
+                        plan.bytes);
+  plan.b = plan_operand(p.b, p.ldb, b_n ? p.k : p.n, b_n ? p.n : p.k, b_n ? plan.k : plan.n, b_n ? plan.n : plan.k, ab,
+                        plan.bytes);
+  plan.c = plan_operand(p.c, p.ldc, p.m, p.n, plan.m, plan.n, cb, plan.bytes);
+  return plan;
+}
+
+GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream) {
+  const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
+  char* base = static_cast<char*>(buffer);
+  // Padded rows and columns of A and B must be zeros (finite: 0 x NaN would be NaN), and a padded C's
+  // extra outputs are never copied back.
+  if (plan.padded) AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(buffer, 0, plan.bytes, stream));
+  GemmProblem q = p;
+  q.m = plan.m, q.n = plan.n, q.k = plan.k;
+  if (plan.a.copied) {
+    copy(base + plan.a.offset, plan.a.ld, p.a, p.lda, plan.a.rows, plan.a.cols, ab, stream);
+    q.a = base + plan.a.offset, q.lda = plan.a.ld;
+  }
+  if (plan.b.copied) {
+    copy(base + plan.b.offset, plan.b.ld, p.b, p.ldb, plan.b.rows, plan.b.cols, ab, stream);
+    q.b = base + plan.b.offset, q.ldb = plan.b.ld;
+  }
+  if (plan.c.copied) {
+    if (p.beta != 0.0f) copy(base + plan.c.offset, plan.c.ld, p.c, p.ldc, plan.c.rows, plan.c.cols, cb, stream);
+    q.c = base + plan.c.offset, q.ldc = plan.c.ld;
+  }
+  return q;
+}
+
+void copy_back_c(const GemmProblem& original, const GemmProblem& copies, const RealignPlan& plan, cudaStream_t stream) {
+  if (!plan.c.copied) return;
+  copy(original.c, original.ldc, copies.c, copies.ldc, plan.c.rows, plan.c.cols, data_type_bytes(original.types.c),
+       stream);
+}
+
+}  // namespace autogemm

@@ -1,0 +1,45 @@
+// A BF16/FP16 problem that the tensor-core kernels cannot take as it is runs on padded, aligned
+// copies. TMA reads rows that start 16-byte aligned (base and leading dimension), and CUTLASS's TMA
+// kernels take each operand's contiguous extent (m of an op-N A and of C, k of a K-major operand, n
+// of an op-T B) in multiples of 16 bytes (wgmma_extent_rule). Such a problem's extents are rounded
+// up to that multiple, each operand that is misaligned or whose extents grew is copied
+// (cudaMemcpy2DAsync, any pitch and alignment) into the handle's realignment buffer, zeroed first so
+// that a padded k adds only zero products, the kernel runs on the copies, and a copied C's m x n
+// block is copied back. Never an error, never a wrong answer, at the price of a pass over the copies.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm_problem.hpp"
+
+namespace autogemm {
+
+/// Whether the tensor-core kernels take the problem as it is (no copy needed).
+bool tma_readable(const GemmProblem& p);
+
+/// The padded extents, and which operands are copied at which leading dimension and offset in a
+/// buffer of `bytes`.
+struct RealignPlan {
+  struct Operand {
+    bool copied = false;
+    int64_t rows = 0, cols = 0;  // the stored matrix in the caller's problem
+    int64_t ld = 0;              // the copy's leading dimension
+    size_t offset = 0;           // 256-byte aligned
+  };
+  int m = 0, n = 0, k = 0;  // the padded problem's extents
+  Operand a, b, c;
+  size_t bytes = 0;
+  bool padded = false;  // some extent grew: the buffer is zeroed before the copies
+};
+RealignPlan realign_plan(const GemmProblem& p);
+
+/// Zeroes the buffer where the plan pads, copies the planned operands into `buffer` on `stream` (C
+/// only when beta != 0 reads it) and returns the padded problem on the copies.
+GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream);
+/// Copies a copied C's m x n block back into the caller's C.
+void copy_back_c(const GemmProblem& original, const GemmProblem& copies, const RealignPlan& plan, cudaStream_t stream);
+
+}  // namespace autogemm

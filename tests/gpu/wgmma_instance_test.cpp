@@ -1,0 +1,167 @@
+// Every tensor-core (wgmma) instance against the float64 reference computed from the same BF16/FP16
+// inputs: sizes that are multiples of no tile (odd where the layout allows: wgmma_extent_rule), alpha/beta with beta = 0 over NaN,
+// leading dimensions above the minimum (multiples of 8 elements, as TMA needs), NaN in the padding
+// rows of every operand and of C (none may reach C, and C's must stay NaN: nothing written out of
+// bounds), the stream-K schedule unsplit and split. The bound is error_bound's: the FP32 sum's plus
+// the output type's rounding.
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <tuple>
+#include <vector>
+
+#include "check.hpp"
+#include "gpu_test.hpp"
+#include "operation.hpp"
+#include "registry.hpp"
+
+namespace autogemm::testing {
+namespace {
+
+std::vector<size_t> wgmma_indices() {
+  std::vector<size_t> out;
+  const auto& reg = kernel_registry();
+  for (size_t i = 0; i < reg.size(); ++i)
+    if (reg[i].config.is_wgmma()) out.push_back(i);
+  return out;
+}
+
+// Under the sanitizer: the first instance of each (types, layout, schedule) class.
+bool in_covering_subset(size_t index) {
+  static const std::set<size_t> subset = [] {
+    std::set<size_t> picked;
+    std::set<std::tuple<int, int, int, int, int>> seen;
+    for (size_t i : wgmma_indices()) {
+      const KernelConfig& c = kernel_registry()[i].config;
+      if (seen.insert({static_cast<int>(c.types.a), static_cast<int>(c.types.c), static_cast<int>(c.op_a),
+                       static_cast<int>(c.op_b), static_cast<int>(c.schedule)})
+              .second)
+        picked.insert(i);
+    }
+    return picked;
+  }();
+  return subset.count(index) > 0;
+}
+
+// Whether a stored element of `type` is a NaN (the poison of padding rows: all bits set).
+bool is_nan_bits(const unsigned char* p, DataType type) {
+  if (type == DataType::kF32) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return (v & 0x7f800000u) == 0x7f800000u && (v & 0x7fffffu) != 0;
+  }
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  if (type == DataType::kBF16) return (v & 0x7f80u) == 0x7f80u && (v & 0x7fu) != 0;
+  return (v & 0x7c00u) == 0x7c00u && (v & 0x3ffu) != 0;
+}
+
+// Sets rows [rows, ld) of a column-major matrix of `cols` columns to all-ones bytes (NaN in each type).
+cudaError_t poison_rows(void* matrix, int64_t ld, int rows, int cols, int bytes) {
+  if (ld <= rows || cols <= 0) return cudaSuccess;
+  return cudaMemset2D(static_cast<char*>(matrix) + static_cast<size_t>(rows) * bytes, static_cast<size_t>(ld) * bytes,
+                      0xff, static_cast<size_t>(ld - rows) * bytes, static_cast<size_t>(cols));
+}
+
+class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t> {
+ protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped()) return;
+    DeviceLimits limits;
+    ASSERT_CUDA(current_device_limits(limits));
+    if (!(limits.cc_major == 9 && limits.cc_minor == 0)) GTEST_SKIP() << "wgmma instances need sm_90a";
+    if (sanitizer_mode() && !in_covering_subset(GetParam())) GTEST_SKIP() << "not in the sanitizer's covering subset";
+  }
+
+  const KernelInstance& kernel() const { return kernel_registry()[GetParam()]; }
+
+  void check(Case cs, uint64_t seed) {
+    const KernelConfig& cfg = kernel().config;
+    // The extents an instance's layout stores contiguously are multiples of 8 (wgmma_extent_rule; the
+    // API pads other problems, realigned.hpp); the others stay as odd as the case makes them.
+    auto up8 = [](int x) { return (x + 7) / 8 * 8; };
+    cs.m = up8(cs.m);
+    if (cfg.op_a == Op::T || cfg.op_b == Op::N) cs.k = up8(cs.k);
+    if (cfg.op_b == Op::T) cs.n = up8(cs.n);
+    SCOPED_TRACE(::testing::Message() << kernel().name << " m=" << cs.m << " n=" << cs.n << " k=" << cs.k
+                                      << " alpha=" << cs.alpha << " beta=" << cs.beta << " splits=" << cs.split.splits);
+    const int ab = data_type_bytes(cfg.types.a), cb = data_type_bytes(cfg.types.c);
+    // Leading dimensions past the minimum, each a multiple of 16 bytes.
+    auto pad = [](int rows, int bytes) { return (rows + 16 / bytes - 1) / (16 / bytes) * (16 / bytes) + 16 / bytes; };
+    const int a_rows = cfg.op_a == Op::N ? cs.m : cs.k, a_cols = cfg.op_a == Op::N ? cs.k : cs.m;
+    const int b_rows = cfg.op_b == Op::N ? cs.k : cs.n, b_cols = cfg.op_b == Op::N ? cs.n : cs.k;
+    const int lda = pad(a_rows, ab), ldb = pad(b_rows, ab), ldc = pad(cs.m, cb);
+    const size_t c_bytes = size_t(ldc) * cs.n * cb;
+    DeviceBuffer<char> a(size_t(lda) * a_cols * ab), b(size_t(ldb) * b_cols * ab), c(c_bytes), c0(c_bytes);
+    DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
+    ASSERT_CUDA(fill_uniform(a.get(), size_t(lda) * a_cols, seed * 4 + 1, nullptr, cfg.types.a));
+    ASSERT_CUDA(fill_uniform(b.get(), size_t(ldb) * b_cols, seed * 4 + 2, nullptr, cfg.types.b));
+    ASSERT_CUDA(fill_uniform(c0.get(), size_t(ldc) * cs.n, seed * 4 + 3, nullptr, cfg.types.c));
+    ASSERT_CUDA(poison_rows(a.get(), lda, a_rows, a_cols, ab));
+    ASSERT_CUDA(poison_rows(b.get(), ldb, b_rows, b_cols, ab));
+    if (cs.beta == 0.0f) {
+      ASSERT_CUDA(fill_nan(c.get(), size_t(ldc) * cs.n, nullptr, cfg.types.c));  // beta = 0 must never read C
+    } else {
+      ASSERT_CUDA(cudaMemcpy(c.get(), c0.get(), c_bytes, cudaMemcpyDeviceToDevice));
+      ASSERT_CUDA(poison_rows(c.get(), ldc, cs.m, cs.n, cb));
+    }
+
+    GemmProblem p;
+    p.op_a = cfg.op_a, p.op_b = cfg.op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
+    p.a = a.get(), p.lda = lda, p.b = b.get(), p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
+    p.alpha = cs.alpha, p.beta = cs.beta;
+    p.types = cfg.types;
+    DeviceLimits limits;
+    ASSERT_CUDA(current_device_limits(limits));
+    ASSERT_EQ(cannot_implement(kernel(), p, limits), "");
+    ASSERT_CUDA(reference_gemm_f64(p.op_a, p.op_b, p.m, p.n, p.k, p.alpha, p.a, lda, p.b, ldb, p.beta, c0.get(), ldc,
+                                   ref.get(), nullptr, p.types));
+
+    const WorkspaceNeeds needs = workspace_size(kernel(), p, cs.split);
+    DeviceBuffer<float> partials((needs.partial_bytes + 3) / sizeof(float));
+    const Workspace ws{partials.get(), needs.partial_bytes, nullptr, 0};
+    ASSERT_CUDA(run(kernel(), p, cs.split, ws, nullptr));
+    ASSERT_CUDA(cudaDeviceSynchronize());
+
+    const double err = relative_error(c.get(), ldc, ref.get(), cs.m, cs.n, nullptr, cfg.types.c);
+    EXPECT_LE(err, error_bound(cs.k, p.types)) << "relative error " << err;  // NaN fails too
+
+    std::vector<unsigned char> host(c_bytes);
+    ASSERT_CUDA(cudaMemcpy(host.data(), c.get(), c_bytes, cudaMemcpyDeviceToHost));
+    int written_outside = 0;
+    for (int j = 0; j < cs.n; ++j)
+      for (int i = cs.m; i < ldc; ++i) written_outside += !is_nan_bits(&host[(size_t(j) * ldc + i) * cb], cfg.types.c);
+    EXPECT_EQ(written_outside, 0) << "elements of C's padding rows were written";
+  }
+};
+
+TEST_P(WgmmaInstanceTest, MatchesFloat64Reference) {
+  const SplitChoice none{1, SplitKMode::kNone};
+  std::vector<Case> cases = {
+      {1, 1, 1, 1.0f, 0.0f, none},          {7, 13, 5, 1.5f, 0.0f, none},     {129, 65, 33, 1.5f, -0.75f, none},
+      {97, 211, 300, -1.0f, 0.0f, none},    {1000, 1000, 1000, 1.0f, 0.0f, none},
+      {389, 397, 72, 1.0f, 0.25f, none},    {256, 512, 128, 1.0f, 0.0f, none},  // whole tiles only
+      {133, 71, 2777, 0.5f, 0.5f, none},
+  };
+  if (kernel().config.schedule == WgmmaSchedule::kStreamK) {
+    cases.push_back({133, 71, 2777, 0.5f, 0.0f, {5, SplitKMode::kParallel}});
+    cases.push_back({300, 200, 4096, 1.0f, 0.5f, {8, SplitKMode::kParallel}});
+  }
+  uint64_t seed = GetParam() * 131;
+  for (const Case& cs : cases) {
+    if (sanitizer_mode() && cs.m * cs.n * cs.k > 100'000'000) continue;
+    check(cs, ++seed);
+    if (HasFatalFailure()) return;
+  }
+}
+
+
+
+// A build without the family has no instance to run (a placeholder keeps gtest from calling that
+// an uninstantiated suite).
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(WgmmaInstanceTest);
+INSTANTIATE_TEST_SUITE_P(Wgmma, WgmmaInstanceTest, ::testing::ValuesIn(wgmma_indices()), instance_name);
+
+}  // namespace
+}  // namespace autogemm::testing
