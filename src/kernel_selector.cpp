@@ -79,7 +79,7 @@ KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t str
       if (!settings.record_untuned_path.empty())
         record_untuned(settings.record_untuned_path,
                        {op_char(problem.op_a), op_char(problem.op_b), problem.m, problem.n, problem.k, problem.lda,
-                        problem.ldb, problem.ldc, key.align});
+                        problem.ldb, problem.ldc, key.align, types_key(problem.types)});
     }
   }
   if (choice.kernel == nullptr)

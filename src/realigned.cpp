@@ -57,26 +57,25 @@ RealignPlan realign_plan(const GemmProblem& p) {
   return plan;
 }
 
+GemmProblem realigned_problem(const GemmProblem& p, const RealignPlan& plan, void* buffer) {
+  char* base = static_cast<char*>(buffer);
+  GemmProblem q = p;
+  q.m = plan.m, q.n = plan.n, q.k = plan.k;
+  if (plan.a.copied) q.a = base + plan.a.offset, q.lda = plan.a.ld;
+  if (plan.b.copied) q.b = base + plan.b.offset, q.ldb = plan.b.ld;
+  if (plan.c.copied) q.c = base + plan.c.offset, q.ldc = plan.c.ld;
+  return q;
+}
+
 GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream) {
   const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
-  char* base = static_cast<char*>(buffer);
+  const GemmProblem q = realigned_problem(p, plan, buffer);
   // Padded rows and columns of A and B must be zeros (finite: 0 x NaN would be NaN), and a padded C's
   // extra outputs are never copied back.
   if (plan.padded) AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(buffer, 0, plan.bytes, stream));
-  GemmProblem q = p;
-  q.m = plan.m, q.n = plan.n, q.k = plan.k;
-  if (plan.a.copied) {
-    copy(base + plan.a.offset, plan.a.ld, p.a, p.lda, plan.a.rows, plan.a.cols, ab, stream);
-    q.a = base + plan.a.offset, q.lda = plan.a.ld;
-  }
-  if (plan.b.copied) {
-    copy(base + plan.b.offset, plan.b.ld, p.b, p.ldb, plan.b.rows, plan.b.cols, ab, stream);
-    q.b = base + plan.b.offset, q.ldb = plan.b.ld;
-  }
-  if (plan.c.copied) {
-    if (p.beta != 0.0f) copy(base + plan.c.offset, plan.c.ld, p.c, p.ldc, plan.c.rows, plan.c.cols, cb, stream);
-    q.c = base + plan.c.offset, q.ldc = plan.c.ld;
-  }
+  if (plan.a.copied) copy(const_cast<void*>(q.a), q.lda, p.a, p.lda, plan.a.rows, plan.a.cols, ab, stream);
+  if (plan.b.copied) copy(const_cast<void*>(q.b), q.ldb, p.b, p.ldb, plan.b.rows, plan.b.cols, ab, stream);
+  if (plan.c.copied && p.beta != 0.0f) copy(q.c, q.ldc, p.c, p.ldc, plan.c.rows, plan.c.cols, cb, stream);
   return q;
 }
 

@@ -36,8 +36,11 @@ struct RealignPlan {
 };
 RealignPlan realign_plan(const GemmProblem& p);
 
+/// The padded problem on the copies' addresses in `buffer`, without copying anything (what the
+/// kernel is chosen for; gemm-tune bench names the choice of a call from it).
+GemmProblem realigned_problem(const GemmProblem& p, const RealignPlan& plan, void* buffer);
 /// Zeroes the buffer where the plan pads, copies the planned operands into `buffer` on `stream` (C
-/// only when beta != 0 reads it) and returns the padded problem on the copies.
+/// only when beta != 0 reads it) and returns realigned_problem.
 GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream);
 /// Copies a copied C's m x n block back into the caller's C.
 void copy_back_c(const GemmProblem& original, const GemmProblem& copies, const RealignPlan& plan, cudaStream_t stream);

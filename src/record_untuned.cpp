@@ -18,13 +18,12 @@ namespace autogemm {
 
 namespace {
 
-/// Whether the file behind `fd` starts with the old header (its lines keep the old columns).
-bool has_v1_header(int fd) {
-  char head[64] = {};
+/// Whether the file behind `fd` starts with `header` (its lines keep that header's columns).
+bool has_header(int fd, const char* header) {
+  char head[96] = {};
   const ssize_t got = pread(fd, head, sizeof head - 1, 0);
   const std::string first = got > 0 ? std::string(head, static_cast<size_t>(got)) : std::string();
-  return first.rfind(std::string(kProblemsCsvHeaderV1) + "\n", 0) == 0 ||
-         first.rfind(std::string(kProblemsCsvHeaderV1) + "\r\n", 0) == 0;
+  return first.rfind(std::string(header) + "\n", 0) == 0 || first.rfind(std::string(header) + "\r\n", 0) == 0;
 }
 
 }  // namespace
@@ -45,13 +44,15 @@ void record_untuned(const std::string& path, const RecordedProblem& p) {
   std::string text;
   struct stat st {};
   const bool empty = fstat(fd, &st) == 0 && st.st_size == 0;
-  const bool v1 = !empty && has_v1_header(fd);
+  const bool v1 = !empty && has_header(fd, kProblemsCsvHeaderV1);
+  const bool v2 = !empty && has_header(fd, kProblemsCsvHeaderV2);
   if (empty) text = std::string(kProblemsCsvHeader) + "\n";
   text += std::string{p.transa, ',', p.transb, ','} + std::to_string(p.m) + "," + std::to_string(p.n) + "," +
           std::to_string(p.k);
   if (!v1)
     text += "," + std::to_string(p.lda) + "," + std::to_string(p.ldb) + "," + std::to_string(p.ldc) + "," +
             std::to_string(p.align);
+  if (!v1 && !v2) text += "," + p.dtype;
   text += "\n";
   if (write(fd, text.data(), text.size()) != static_cast<ssize_t>(text.size()) && warned.insert(path).second)
     logger().warn("AUTOGEMM_RECORD_UNTUNED: cannot write {}: {}", path, std::strerror(errno));

@@ -26,7 +26,8 @@ ColumnMajorProblem make_problem(Op op_a, Op op_b, int m, int n, int k) {
 
 ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b) { return make_problem(op_a, op_b, s.n, s.m, s.k); }
 
-std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op op_a, Op op_b) {
+std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op op_a, Op op_b,
+                                                   const GemmTypes& types) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot read file");
   std::stringstream buf;
@@ -57,22 +58,24 @@ std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op o
         throw std::runtime_error(path + ": entry " + std::to_string(i) + ": expected [M, N, K] or {\"m\", \"n\", \"k\"}");
       }
       out.push_back(to_column_major(s, op_a, op_b));
+      out.back().types = types;
     }
     return out;
   }
   std::istringstream lines(text);
   std::string line;
   int number = 0;
-  bool v1 = false;
+  bool v1 = false, v2 = false;
   while (std::getline(lines, line)) {
     ++number;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     if (number == 1) {
-      if (line != kProblemsCsvHeader && line != kProblemsCsvHeaderV1)
+      if (line != kProblemsCsvHeader && line != kProblemsCsvHeaderV2 && line != kProblemsCsvHeaderV1)
         throw std::runtime_error(path + ": line 1: expected the header '" + std::string(kProblemsCsvHeader) +
-                                 "' (or '" + kProblemsCsvHeaderV1 + "')");
+                                 "' (or '" + kProblemsCsvHeaderV2 + "', or '" + kProblemsCsvHeaderV1 + "')");
       v1 = line == kProblemsCsvHeaderV1;
+      v2 = line == kProblemsCsvHeaderV2;
       continue;
     }
     const std::string where = path + ": line " + std::to_string(number) + ": ";
@@ -80,15 +83,24 @@ std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op o
     int m = 0, n = 0, k = 0, used = 0, align = 0;
     long long lda = 0, ldb = 0, ldc = 0;
     Op a, b;
+    char dtype[32] = "";
     const bool parsed =
-        v1 ? std::sscanf(line.c_str(), "%c,%c,%d,%d,%d%n", &ta, &tb, &m, &n, &k, &used) == 5
-           : std::sscanf(line.c_str(), "%c,%c,%d,%d,%d,%lld,%lld,%lld,%d%n", &ta, &tb, &m, &n, &k, &lda, &ldb, &ldc,
-                         &align, &used) == 9;
+        v1   ? std::sscanf(line.c_str(), "%c,%c,%d,%d,%d%n", &ta, &tb, &m, &n, &k, &used) == 5
+        : v2 ? std::sscanf(line.c_str(), "%c,%c,%d,%d,%d,%lld,%lld,%lld,%d%n", &ta, &tb, &m, &n, &k, &lda, &ldb, &ldc,
+                           &align, &used) == 9
+             : std::sscanf(line.c_str(), "%c,%c,%d,%d,%d,%lld,%lld,%lld,%d,%31[a-z0-9.]%n", &ta, &tb, &m, &n, &k, &lda,
+                           &ldb, &ldc, &align, dtype, &used) == 10;
+    const char* header = v1 ? kProblemsCsvHeaderV1 : v2 ? kProblemsCsvHeaderV2 : kProblemsCsvHeader;
     if (!parsed || used != static_cast<int>(line.size()) || !parse_layout(std::string{ta, tb}, a, b) || m <= 0 ||
         n <= 0 || k <= 0)
-      throw std::runtime_error(where + "expected " + (v1 ? kProblemsCsvHeaderV1 : kProblemsCsvHeader) + ", got '" +
-                               line + "'");
+      throw std::runtime_error(where + "expected " + header + ", got '" + line + "'");
     ColumnMajorProblem p = make_problem(a, b, m, n, k);
+    p.types = types;
+    if (!v1 && !v2) {
+      const auto recorded = parse_types_key(dtype);
+      if (!recorded) throw std::runtime_error(where + "dtype '" + dtype + "' is not a types key (f32, bf16.bf16.bf16.f32, ...)");
+      p.types = *recorded;
+    }
     if (!v1) {
       // Leading dimensions at least the minimal ones, within the 32-bit range the tuner keeps them in.
       auto ld = [&](long long value, int minimum, const char* name) {

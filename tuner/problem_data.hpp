@@ -72,9 +72,11 @@ bool parse_layout(const std::string& text, Op& op_a, Op& op_b);
 
 /// Reads a shapes file: a JSON array of row-major [M, N, K] triples or {"m":, "n":, "k":} objects
 /// (mapped through `layout` like --shape), or a CSV of column-major problems with kProblemsCsvHeader
-/// (their leading dimensions and alignment class kept) or kProblemsCsvHeaderV1 (minimal leading
-/// dimensions). Throws std::runtime_error("FILE: line 3: ...") on anything malformed.
-std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op op_a, Op op_b);
+/// (their leading dimensions, alignment class and types kept), kProblemsCsvHeaderV2 (no types) or
+/// kProblemsCsvHeaderV1 (minimal leading dimensions). Problems without recorded types get `types`.
+/// Throws std::runtime_error("FILE: line 3: ...") on anything malformed.
+std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op op_a, Op op_b,
+                                                   const GemmTypes& types = kF32Types);
 
 /// Column-major problem with minimal leading dimensions.
 ColumnMajorProblem make_problem(Op op_a, Op op_b, int m, int n, int k);

@@ -209,7 +209,7 @@ TEST_F(SgemmApiTest, ModesAndRecording) {
   std::ifstream in(path);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // The call as it ran: minimal leading dimensions (lda = k, ldb = n, ldc = m), odd, so the scalar class.
-  EXPECT_EQ(text, "transa,transb,m,n,k,lda,ldb,ldc,align\nt,t,123,45,67,67,45,123,1\n");
+  EXPECT_EQ(text, "transa,transb,m,n,k,lda,ldb,ldc,align,dtype\nt,t,123,45,67,67,45,123,1,f32\n");
   unlink(path);
   autogemmSetRecordUntuned(handle_, nullptr);
   autogemmSetDatabasePath(handle_, nullptr);

@@ -25,8 +25,9 @@ std::string read(const std::string& path) {
   return s.str();
 }
 
-RecordedProblem recorded(char ta, char tb, int m, int n, int k, int64_t lda, int64_t ldb, int64_t ldc, int align) {
-  return {ta, tb, m, n, k, lda, ldb, ldc, align};
+RecordedProblem recorded(char ta, char tb, int m, int n, int k, int64_t lda, int64_t ldb, int64_t ldc, int align,
+                         std::string dtype = "f32") {
+  return {ta, tb, m, n, k, lda, ldb, ldc, align, std::move(dtype)};
 }
 
 TEST(RecordUntuned, HeaderOnceEachProblemOnceAndReadableByTheTuner) {
@@ -35,7 +36,8 @@ TEST(RecordUntuned, HeaderOnceEachProblemOnceAndReadableByTheTuner) {
   record_untuned(path, recorded('n', 't', 100, 200, 300, 100, 200, 100, 4));
   record_untuned(path, recorded('n', 't', 100, 200, 300, 100, 200, 100, 4));  // again: not written twice
   record_untuned(path, recorded('t', 'n', 7, 8, 9, 9, 9, 7, 1));
-  EXPECT_EQ(read(path), "transa,transb,m,n,k,lda,ldb,ldc,align\nn,t,100,200,300,100,200,100,4\nt,n,7,8,9,9,9,7,1\n");
+  EXPECT_EQ(read(path),
+            "transa,transb,m,n,k,lda,ldb,ldc,align,dtype\nn,t,100,200,300,100,200,100,4,f32\nt,n,7,8,9,9,9,7,1,f32\n");
   const auto problems = load_problems_file(path, Op::N, Op::N);
   ASSERT_EQ(problems.size(), 2u);
   EXPECT_EQ(problems[0].op_b, Op::T);
@@ -64,6 +66,26 @@ TEST(RecordUntuned, PaddedAndOffsetProblemsKeepTheirLeadingDimensionsAndClass) {
   EXPECT_EQ(Tuner::problem_key(problems[1], tuned_alignment_class(problems[1])).align, 1);
 }
 
+// A BF16 problem is recorded with its types, and `tune --shapes` tunes it as BF16 whatever --dtype
+// says; a file of the form before types gets --dtype's, and is appended to in its form.
+TEST(RecordUntuned, TypesAreRecordedAndReadBack) {
+  ScratchDir dir;
+  const std::string path = dir.file("untuned.csv");
+  record_untuned(path, recorded('t', 'n', 4096, 16, 4096, 4096, 4096, 4096, 8, "bf16.bf16.bf16.f32"));
+  record_untuned(path, recorded('n', 'n', 64, 32, 16, 64, 16, 64, 4));
+  const auto problems = load_problems_file(path, Op::N, Op::N);
+  ASSERT_EQ(problems.size(), 2u);
+  EXPECT_EQ(problems[0].types, (GemmTypes{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32}));
+  EXPECT_EQ(tuned_alignment_class(problems[0]), 8);
+  EXPECT_EQ(problems[1].types, kF32Types);
+  const std::string v2 = dir.file("v2.csv");
+  { std::ofstream(v2) << "transa,transb,m,n,k,lda,ldb,ldc,align\nn,n,64,32,16,64,16,64,8\n"; }
+  const GemmTypes f16{DataType::kF16, DataType::kF16, DataType::kF16, ComputeType::kF32};
+  EXPECT_EQ(load_problems_file(v2, Op::N, Op::N, f16).at(0).types, f16);
+  record_untuned(v2, recorded('t', 't', 5, 6, 7, 7, 7, 5, 1));
+  EXPECT_EQ(read(v2), "transa,transb,m,n,k,lda,ldb,ldc,align\nn,n,64,32,16,64,16,64,8\nt,t,5,6,7,7,7,5,1\n");
+}
+
 TEST(RecordUntuned, TheOldFormIsStillReadAndAppendedToAsItIs) {
   ScratchDir dir;
   const std::string path = dir.file("old.csv");
@@ -88,10 +110,11 @@ TEST(RecordUntuned, BadLeadingDimensionsOrClassAreRefusedByLine) {
       EXPECT_NE(std::string(e.what()).find(expect), std::string::npos) << e.what();
     }
   };
-  refused("n,n,64,32,16,63,16,64,4", "line 2: lda = 63 is less than 64");
-  refused("n,n,64,32,16,64,16,64,2", "line 2: align = 2 is not 1, 4 or 8");
-  refused("n,n,64,32,16,66,16,64,4", "align 4 needs lda and ldb multiples of it");
-  refused("n,n,64,32,16", "expected transa,transb,m,n,k,lda,ldb,ldc,align");
+  refused("n,n,64,32,16,63,16,64,4,f32", "line 2: lda = 63 is less than 64");
+  refused("n,n,64,32,16,64,16,64,2,f32", "line 2: align = 2 is not 1, 4 or 8");
+  refused("n,n,64,32,16,66,16,64,4,f32", "align 4 needs lda and ldb multiples of it");
+  refused("n,n,64,32,16", "expected transa,transb,m,n,k,lda,ldb,ldc,align,dtype");
+  refused("n,n,64,32,16,64,16,64,4,bf17", "dtype 'bf17' is not a types key");
 }
 
 TEST(RecordUntuned, ConcurrentRecordersWriteWholeLines) {

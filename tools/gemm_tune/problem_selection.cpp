@@ -69,16 +69,18 @@ std::vector<LabelledProblem> collect_problems(const ProblemSelection& o) {
   }
   std::vector<LabelledProblem> out;
   for (const auto& [a, b] : layouts)
-    for (const Shape& s : shapes) out.push_back({to_column_major(s, a, b), to_string(s)});
+    for (const Shape& s : shapes) {
+      out.push_back({to_column_major(s, a, b), to_string(s)});
+      out.back().problem.types = types;
+    }
   if (!o.shapes_file.empty()) {
     const bool csv = o.shapes_file.size() > 4 && o.shapes_file.substr(o.shapes_file.size() - 4) == ".csv";
     for (const auto& [a, b] : layouts) {
-      for (const ColumnMajorProblem& p : load_problems_file(o.shapes_file, a, b))
+      for (const ColumnMajorProblem& p : load_problems_file(o.shapes_file, a, b, types))
         out.push_back({p, "col " + std::to_string(p.m) + "x" + std::to_string(p.n) + "x" + std::to_string(p.k)});
       if (csv) break;  // a CSV names its own layouts
     }
   }
-  for (LabelledProblem& p : out) p.problem.types = types;
   return out;
 }
 
