@@ -206,7 +206,19 @@ def report(sets, args):
                   "`gemm-tune bench --dtype bf16|f16` against `cublasGemmEx` with `CUBLAS_COMPUTE_32F` in default "
                   "math (tensor cores), same process, same method. Floor = max(2·M·N·K / "
                   f"{bench_table.TENSOR_PEAK_TFLOPS:.0f} TFLOP/s (the H100 SXM's dense BF16/FP16 peak), bytes of A, B "
-                  f"and C / {bench_table.BANDWIDTH_TBS} TB/s).", ""]
+                  f"and C / {bench_table.BANDWIDTH_TBS} TB/s). Sets whose name ends in `untuned` ran with no database "
+                  "(the untuned choice); the others with the table the commands below tuned "
+                  f"(`{link(os.path.join(RESULTS, 'h100_tuning_table_tc.csv'), docs_dir)}`). `padded`: the call ran "
+                  "on padded, aligned copies of its operands (`src/realigned.hpp`).", "",
+                  "```sh",
+                  "gemm-tune tune --dtype bf16 --set seed; gemm-tune tune --dtype f16 --set seed",
+                  "gemm-tune tune --dtype bf16 --set llm --layout tn; gemm-tune tune --dtype bf16 --set perf --layout all",
+                  "gemm-tune tune --dtype bf16 --shape 8192,8192,8192 --layout tn,nn",
+                  "gemm-tune tune --dtype f16 --shape 4096,4096,4096 --shape 8192,8192,8192 --layout tn,nn",
+                  "gemm-tune bench --dtype bf16 --set llm --layout tn --json docs/results/h100_bench_tc_bf16_llm.json  # and so on",
+                  "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
+                  "--json docs/results/h100_bench_tc_bf16_llm_untuned.json",
+                  "```", ""]
         lines += [f"- {set_summary(name, doc)} (`{link(path, docs_dir)}`)"
                   for (name, doc), path in zip(args.tensor_sets, args.tensor_paths)]
         for name, doc in args.tensor_sets:
