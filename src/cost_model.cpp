@@ -97,8 +97,12 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
 
 /// wgmma instances: a persistent grid of one block per SM walks the tiles, each tile's main loop at
 /// the tensor cores' rate times the tile's efficiency, or the operands' bytes at the DRAM rate where
-/// that is longer. The stream-K schedule unsplit divides the tiles' k-steps evenly over the SMs (its
-/// partial tiles' fix-up costs a little), split into `splits` it runs the tiles' splits as tiles.
+/// that is longer. Split into `splits`, the stream-K schedule runs the tiles' splits as tiles.
+/// Unsplit it is priced as its data-parallel twin plus its workspace's set-up: CUTLASS's heuristic
+/// mostly keeps whole tiles (measured on the H100 against the cooperative instance of the same tile,
+/// 3072x16x3072 BF16 28.3 against 21.2 us, 4096x16x4096 32.6 against 30.0, 256x256x8192 43.6
+/// against 43.1), where pricing its k-steps spread evenly over every SM made it the model's pick
+/// for narrow outputs at half the speed of the best (docs/decisions.md).
 /// The tensor cores of an sm_90 SM do 16x its FP32 lanes' FMAs on BF16/FP16 (989 vs 62 dense
 /// TFLOP/s at the same clock); the tile efficiencies are rough (CUTLASS's 128x256 tiles reach about
 /// 80% of peak on 4096^3, smaller tiles feed the tensor cores less per byte of shared memory).
@@ -111,17 +115,26 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const long tiles = grid_tiles(c, m, n);
   const bool split_k = c.schedule == WgmmaSchedule::kStreamK && split.splits > 1;
   const SplitGeometry g = split_k ? split_geometry(c, k, split.splits) : SplitGeometry{((k + c.bk - 1) / c.bk) * c.bk, 1};
-  double steps_per_sm;  // k-steps of one tile the busiest SM runs
-  if (c.schedule == WgmmaSchedule::kStreamK && !split_k)
-    steps_per_sm = std::ceil(static_cast<double>(tiles) * ((k + c.bk - 1) / c.bk) / device.sm_count) * 1.05;
-  else
-    steps_per_sm = static_cast<double>((tiles * g.splits + device.sm_count - 1) / device.sm_count) *
-                   ((g.k_per_split + c.bk - 1) / c.bk);
+  constexpr double kStreamKSetupUs = 1.0;
+  // Tiles the busiest SM runs. Ping-pong's consumer warpgroups take a tile each, at about half the
+  // SM's tensor rate apiece, so an SM's tiles take as long as the next even count of them at the
+  // full rate: one tile per SM runs at half speed (4096x512x14336 BF16 128x128: ping-pong 136.4 us,
+  // cooperative 84.6).
+  long tiles_per_sm = (tiles * g.splits + device.sm_count - 1) / device.sm_count;
+  if (c.schedule == WgmmaSchedule::kPingpong) tiles_per_sm = (tiles_per_sm + 1) / 2 * 2;
+  const double steps_per_sm = static_cast<double>(tiles_per_sm) * ((g.k_per_split + c.bk - 1) / c.bk);
   const double compute = steps_per_sm * area * c.bk / (tensor_rate * efficiency);
   const double ab = data_type_bytes(c.types.a), cb = data_type_bytes(c.types.c);
   const double bytes = ab * (static_cast<double>(m) * k + static_cast<double>(k) * n) + cb * m * n;
   double t = std::max(compute, bytes / device.dram_bytes_per_us) + kLaunchUs;
-  if (split_k) t += 4.0 * 2.0 * g.splits * static_cast<double>(m) * n / device.l2_bytes_per_us;
+  if (c.schedule == WgmmaSchedule::kStreamK) t += kStreamKSetupUs;
+  // Split-K's partial tiles are added in split order by the kernel (CUTLASS's deterministic
+  // reduction): each split waits for the one before, about 0.09 ns per element of the tile per split
+  // (128x128x32768 BF16 on the H100, 128x64 tile: 30.3 us at 8 splits, 57.0 at 32, 90.6 at 64), after
+  // a fixed 5 us (the workspace's flags zeroed by a memset launch before the kernel; 3072x16x3072
+  // at 2 splits ran 19.3 us where the tiles' work and the launch come to 14).
+  constexpr double kSplitKFixedUs = 5.0;
+  if (split_k) t += kSplitKFixedUs + 9e-5 * area * g.splits;
   return t;
 }
 

@@ -2,6 +2,8 @@
 // quantization is penalised, and bigger problems cost more.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include <utility>
 
 #include "cost_model.hpp"
@@ -274,6 +276,27 @@ TEST(CostModel, LargerProblemsCostMore) {
   const DeviceModel d = h100_like();
   EXPECT_LT(estimate_us(k128, 1, 1024, 1024, 1024, {1, SplitKMode::kNone}, d),
             estimate_us(k128, 1, 4096, 4096, 4096, {1, SplitKMode::kNone}, d));
+}
+
+// The tensor-core terms, as the H100's BF16 measurements set them (docs/decisions.md): the stream-K
+// schedule unsplit costs its cooperative twin plus a set-up, ping-pong with one tile per SM runs at
+// half speed, and split-K pays per split, so its best split count is finite.
+TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
+  const DeviceModel d = h100_like();
+  auto cfg = [](int bm, int bn, WgmmaSchedule s) {
+    return wgmma_config(bm, bn, 64, 0, 1, 1, s, Op::T, Op::N, DataType::kBF16, DataType::kBF16);
+  };
+  const SplitChoice none{1, SplitKMode::kNone};
+  const KernelConfig coop = cfg(128, 128, WgmmaSchedule::kCooperative), sk = cfg(128, 128, WgmmaSchedule::kStreamK),
+                     ping = cfg(128, 128, WgmmaSchedule::kPingpong);
+  for (auto [m, n, k] : {std::tuple{3072, 16, 3072}, std::tuple{4096, 4096, 4096}, std::tuple{256, 256, 8192}})
+    EXPECT_GT(estimate_us(sk, 1, m, n, k, none, d), estimate_us(coop, 1, m, n, k, none, d)) << m << "x" << n << "x" << k;
+  // 4096 x 512: 128 tiles of 128x128, one per SM.
+  EXPECT_GT(estimate_us(ping, 1, 4096, 512, 14336, none, d), 1.5 * estimate_us(coop, 1, 4096, 512, 14336, none, d));
+  const KernelConfig sk64 = cfg(128, 64, WgmmaSchedule::kStreamK);
+  auto split = [&](int s) { return estimate_us(sk64, 1, 128, 128, 32768, {s, SplitKMode::kParallel}, d); };
+  EXPECT_LT(split(8), split(2));
+  EXPECT_LT(split(8), split(64));
 }
 
 }  // namespace
