@@ -129,7 +129,8 @@ void check_operand(const Array& x, const char* name, int device) {
                 " dimensions: autogemm.matmul takes 2-D arrays");
   if (x.dtype() != nb::dtype<float>())
     type_error(std::string(name) + " is " + dtype_name(x.dtype()) +
-               ": autogemm computes float32 (bfloat16 and float16 are not in this build)");
+               ": autogemm.matmul computes float32 (bfloat16 and float16 run through the C API's "
+               "autogemmGemmEx, not yet through Python)");
   if (x.device_type() != nb::device::cuda::value)
     type_error(std::string(name) + " is in " + device_name(x.device_type()) +
                ": autogemm runs on CUDA arrays (move it to the GPU first)");
