@@ -31,9 +31,9 @@ db::ProblemKey parse_problem_key(const std::string& text) {
                   &used) != 6 ||
       used != static_cast<int>(text.size()) || (key.transa != 'n' && key.transa != 't') ||
       (key.transb != 'n' && key.transb != 't') || key.m <= 0 || key.n <= 0 || key.k <= 0 ||
-      (key.align != 1 && key.align != 4))
+      (key.align != 1 && key.align != 4 && key.align != 8))
     throw UsageError("--problem '" + text +
-                     "' is not TRANSA,TRANSB,M,N,K,ALIGN (n|t, n|t, positive row-major sizes, 1|4)");
+                     "' is not TRANSA,TRANSB,M,N,K,ALIGN (n|t, n|t, positive row-major sizes, 1|4|8)");
   return key;
 }
 
@@ -89,12 +89,17 @@ Command add_export_command(CLI::App& app) {
   sub->add_option("--format", o->format, "json or csv")->check(CLI::IsMember({"json", "csv"}))->capture_default_str();
   sub->add_option("-o,--output", o->output, "Output file (default: standard output)");
   sub->add_option("--device", o->device, "Only this device: a signature or a name (see 'gemm-tune db devices')");
-  sub->add_option("--dtype", o->dtype, "Only this data type (f32)");
+  sub->add_option("--dtype", o->dtype,
+                  "Only these types: f32, bf16 or f16 (C of the operands' type), or a key such as bf16.bf16.f32.f32");
   return {sub, [o]() {
     return guarded("export", [&] {
       const std::string path = o->db.empty() ? db::default_user_db_path() : o->db;
       db::Filter filter;
-      filter.dtype = o->dtype;
+      // The short names of `tune --dtype` (C of the operands' type), or a key as the rows spell it.
+      filter.dtype = o->dtype == "bf16" || o->dtype == "f16" ? o->dtype + "." + o->dtype + "." + o->dtype + ".f32"
+                                                             : o->dtype;
+      if (!filter.dtype.empty() && !parse_types_key(filter.dtype))
+        throw UsageError("--dtype '" + o->dtype + "' is not f32, bf16, f16 or a key such as bf16.bf16.f32.f32");
       if (!o->problem.empty()) filter.problem = parse_problem_key(o->problem);
       db::TuningDb database(path, db::OpenMode::kReadOnly);
       if (!o->output.empty()) {

@@ -17,17 +17,22 @@ Command add_kernels_command(CLI::App& app) {
   auto* sub = app.add_subcommand("kernels", "List the compiled kernel instances (no GPU needed)");
   struct Opts {
     bool json = false;
-    std::string filter;
+    std::string filter, dtype;
   };
   auto opts = std::make_shared<Opts>();
   sub->add_flag("--json", opts->json, "Print JSON instead of a table");
   sub->add_option("--filter", opts->filter, "Only names matching this regex (ECMAScript)");
+  sub->add_option("--dtype", opts->dtype, "Only instances whose A and B are of this type: f32, bf16 or f16");
   return {sub, [opts]() -> int {
     std::regex re;
     try {
       re = std::regex(opts->filter);
     } catch (const std::regex_error& e) {
       std::fprintf(stderr, "gemm-tune kernels: --filter '%s' is not a valid regex: %s\n", opts->filter.c_str(), e.what());
+      return kUsageExit;
+    }
+    if (!opts->dtype.empty() && opts->dtype != "f32" && opts->dtype != "bf16" && opts->dtype != "f16") {
+      std::fprintf(stderr, "gemm-tune kernels: --dtype '%s' is not f32, bf16 or f16\n", opts->dtype.c_str());
       return kUsageExit;
     }
     int devices = 0;
@@ -38,6 +43,7 @@ Command add_kernels_command(CLI::App& app) {
       std::printf("%-58s %7s %7s %6s %6s\n", "name", "threads", "smem", "regs", "spill");
     for (const KernelInstance& k : kernel_registry()) {
       if (!opts->filter.empty() && !std::regex_search(std::string(k.name), re)) continue;
+      if (!opts->dtype.empty() && opts->dtype != data_type_name(k.config.types.a)) continue;
       int regs = -1, spill = -1;
       if (gpu) {
         cudaFuncAttributes attr{};

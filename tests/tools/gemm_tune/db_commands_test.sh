@@ -77,6 +77,17 @@ case $3 in
     expect 0 "nn          128       64       32     4 k" "$tune" db best --db t.db
     expect 0 "exported 1 entries" "$tune" export --db t.db --problem n,n,128,64,32,4
     expect 0 "exported 0 entries" "$tune" export --db t.db --problem n,n,64,128,32,4 ;;
+  dtype_filters)
+    # export --dtype takes tune's short names and full keys, and names a bad one (exit 2); kernels
+    # --dtype lists only instances of that operand type.
+    expect 0 "1 entries read" "$tune" import --db t.db "$data/db_one_entry.json"
+    expect 0 "exported 1 entries" "$tune" export --db t.db --dtype f32
+    expect 0 "exported 0 entries" "$tune" export --db t.db --dtype bf16
+    expect 0 "exported 0 entries" "$tune" export --db t.db --dtype bf16.bf16.f32.f32
+    expect 2 "--dtype 'bf17' is not f32, bf16, f16" "$tune" export --db t.db --dtype bf17
+    expect 0 "simt_sgemm_" "$tune" kernels --dtype f32
+    "$tune" kernels --dtype f16 | grep -q simt_sgemm && { echo "FAIL: an FP32 instance listed for f16"; exit 1; }
+    expect 2 "--dtype 'x' is not f32, bf16 or f16" "$tune" kernels --dtype x ;;
   *) echo "unknown case $3"; exit 1 ;;
 esac
 echo PASS
