@@ -1,6 +1,6 @@
-// The kernel grid: the one table of FP32 SIMT instances autogemm compiles. The generator crosses it
-// with every layout and alignment class and keeps what the validity rule accepts; tests check the
-// per-class counts. Edit here to grow or shrink the grid.
+// The kernel grid: the one table of the instances autogemm compiles (FP32 SIMT and TMA, BF16/FP16
+// wgmma). The generator crosses it with every layout and alignment class (and type) and keeps what
+// the validity rule accepts; tests check the per-class counts. Edit here to grow or shrink the grid.
 #pragma once
 
 #include <vector>

@@ -1,7 +1,7 @@
-// KernelConfig: the one description of an FP32 SIMT kernel instance (a tiled GEMM, or a GEMV-shaped
-// kernel for outputs at most kGemvMaxN columns wide). Its geometry, its validity rule and its
-// procedural name (the database key) live here and nowhere else; the kernel templates, the instance
-// generator, the tuner and the runtime all include this header.
+// KernelConfig: the one description of a kernel instance (an FP32 SIMT tiled GEMM, a GEMV-shaped
+// kernel for outputs at most kGemvMaxN columns wide, a TMA-fed tile, or a BF16/FP16 wgmma kernel).
+// Its geometry, its validity rule and its procedural name (the database key) live here and nowhere
+// else; the kernel templates, the instance generator, the tuner and the runtime all include this header.
 #pragma once
 
 #include <cstdint>
