@@ -126,9 +126,17 @@ std::string check_resources(const KernelConfig& c, const GemmProblem& problem, c
 
 /// The wgmma family's rule on a problem's extents: CUTLASS's TMA kernels take the contiguous extent
 /// of each operand (m of an op-N A and of C, k of a K-major operand, n of an op-T B) in multiples of
-/// 16 bytes; "" when the problem keeps it, else the sentence naming the operand. (realigned.hpp pads
-/// problems that do not.)
-std::string wgmma_extent_rule(const GemmProblem& problem);
+/// 16 bytes. realigned.hpp pads problems that break it.
+struct WgmmaExtentRule {
+  struct Operand {
+    char extent;   // 'm', 'n' or 'k': the extent the operand stores contiguously
+    int multiple;  // elements in 16 bytes of its type
+  };
+  Operand a, b, c;
+};
+WgmmaExtentRule wgmma_extent_rule(const GemmProblem& problem);
+/// "" when the problem keeps the rule, else the sentence naming the first operand that breaks it.
+std::string wgmma_extent_violation(const GemmProblem& problem);
 
 /// The tiled families' split rule (split_candidates above), shared by the multistage and TMA GEMMs.
 std::vector<SplitChoice> tiled_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,

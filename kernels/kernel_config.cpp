@@ -79,12 +79,7 @@ std::optional<KernelConfig> parse_wgmma_name(const std::string& s) {
   if (std::sscanf(rest, "_%c%c_align%d", &la, &lb, &align) != 3) return std::nullopt;
   const auto op_a = parse_op(la), op_b = parse_op(lb);
   if (!op_a || !op_b) return std::nullopt;
-  auto type = [](const char* w) -> std::optional<DataType> {
-    for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16})
-      if (std::string_view(w) == data_type_name(t)) return t;
-    return std::nullopt;
-  };
-  const auto a = type(ab), c_type = type(out);
+  const auto a = parse_data_type(ab), c_type = parse_data_type(out);
   if (!a || !c_type) return std::nullopt;
   for (int i = 0; i < 3; ++i) {
     if (std::string_view(sched) != kScheduleNames[i]) continue;

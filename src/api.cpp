@@ -35,7 +35,7 @@ autogemmStatus_t guarded(const char* where, F&& body) {
 
 // The internal problem of a GEMM call's (validated) arguments; FP32 A, B, C and arithmetic unless
 // `types` says otherwise.
-GemmProblem sgemm_problem(autogemmOperation_t transa, autogemmOperation_t transb, int m, int n, int k, float alpha,
+GemmProblem call_problem(autogemmOperation_t transa, autogemmOperation_t transb, int m, int n, int k, float alpha,
                           const void* A, int lda, const void* B, int ldb, float beta, void* C, int ldc,
                           GemmTypes types = kF32Types) {
   GemmProblem p;
@@ -224,7 +224,7 @@ extern "C" autogemmStatus_t autogemmExplainSgemm(autogemmHandle_t handle, autoge
     if (m == 0 || n == 0 || k == 0) return AUTOGEMM_STATUS_SUCCESS;  // nothing runs but a scale of C
     DeviceGuard guard(handle->device);
     const KernelChoice choice =
-        handle->choose(sgemm_problem(transa, transb, m, n, k, 1.0f, A, lda, B, ldb, 1.0f, const_cast<float*>(C), ldc));
+        handle->choose(call_problem(transa, transb, m, n, k, 1.0f, A, lda, B, ldb, 1.0f, const_cast<float*>(C), ldc));
     std::snprintf(info->kernel, sizeof info->kernel, "%.*s", static_cast<int>(choice.kernel->name.size()),
                   choice.kernel->name.data());
     std::snprintf(info->split, sizeof info->split, "%s", split_label(choice.split).c_str());
@@ -243,7 +243,7 @@ extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpera
   if (const Validation v = validate_sgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); !v.ok())
     return fail(v.status, "autogemmSgemm: " + v.message);
   return guarded("autogemmSgemm", [&] {
-    return run_gemm(handle, sgemm_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc));
+    return run_gemm(handle, call_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc));
   });
 }
 
@@ -259,6 +259,6 @@ extern "C" autogemmStatus_t autogemmGemmEx(autogemmHandle_t handle, autogemmOper
   if (const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, types); !v.ok())
     return fail(v.status, "autogemmGemmEx: " + v.message);
   return guarded("autogemmGemmEx", [&] {
-    return run_gemm(handle, sgemm_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc, types));
+    return run_gemm(handle, call_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc, types));
   });
 }

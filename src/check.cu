@@ -4,10 +4,8 @@
 // one-thread-per-output form is kept as its check.
 #include "check.hpp"
 
+#include "element_dispatch.cuh"
 #include "status.hpp"
-
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <cmath>
 #include <limits>
@@ -26,17 +24,6 @@ __device__ __forceinline__ uint64_t splitmix64(uint64_t x) {
 __device__ __forceinline__ double to_double(float x) { return x; }
 __device__ __forceinline__ double to_double(__nv_bfloat16 x) { return __bfloat162float(x); }
 __device__ __forceinline__ double to_double(__half x) { return __half2float(x); }
-
-// Runs f(T{}) with T the element type of `t`.
-template <class F>
-cudaError_t with_element(DataType t, F&& f) {
-  switch (t) {
-    case DataType::kF32: return f(float{});
-    case DataType::kBF16: return f(__nv_bfloat16{});
-    case DataType::kF16: return f(__half{});
-  }
-  return cudaErrorInvalidValue;
-}
 
 template <class T>
 __global__ void fill_uniform_kernel(T* p, size_t n, uint64_t seed) {

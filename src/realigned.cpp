@@ -36,18 +36,22 @@ void copy(void* dst, int64_t dst_ld, const void* src, int64_t src_ld, int64_t ro
 bool tma_readable(const GemmProblem& p) {
   const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
   return vector_aligned(p.a, p.lda, ab) && vector_aligned(p.b, p.ldb, ab) && vector_aligned(p.c, p.ldc, cb) &&
-         wgmma_extent_rule(p).empty();
+         wgmma_extent_violation(p).empty();
 }
 
 RealignPlan realign_plan(const GemmProblem& p) {
   const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
-  const int vec_ab = 16 / ab, vec_c = 16 / cb;
+  const int vec_ab = 16 / ab;
   RealignPlan plan;
   const bool a_n = p.op_a == Op::N, b_n = p.op_b == Op::N;
-  // Each extent rounded up where it is some operand's contiguous one (wgmma_extent_rule).
-  plan.m = static_cast<int>((a_n && p.m % vec_ab != 0) || p.m % vec_c != 0 ? round_up(p.m, vec_ab) : p.m);
-  plan.n = static_cast<int>(!b_n && p.n % vec_ab != 0 ? round_up(p.n, vec_ab) : p.n);
-  plan.k = static_cast<int>((!a_n || b_n) && p.k % vec_ab != 0 ? round_up(p.k, vec_ab) : p.k);
+  // Each extent that breaks the rule for some operand storing it contiguously rounded up to 16 bytes of
+  // A's type (a multiple of C's too).
+  plan.m = p.m, plan.n = p.n, plan.k = p.k;
+  const WgmmaExtentRule rule = wgmma_extent_rule(p);
+  for (const WgmmaExtentRule::Operand& o : {rule.a, rule.b, rule.c}) {
+    int& extent = o.extent == 'm' ? plan.m : o.extent == 'n' ? plan.n : plan.k;
+    if (extent % o.multiple != 0) extent = static_cast<int>(round_up(extent, vec_ab));
+  }
   plan.padded = plan.m != p.m || plan.n != p.n || plan.k != p.k;
   plan.a = plan_operand(p.a, p.lda, a_n ? p.m : p.k, a_n ? p.k : p.m, a_n ? plan.m : plan.k, a_n ? plan.k : plan.m, ab,
                         plan.bytes);

@@ -5,17 +5,24 @@
 
 namespace autogemm {
 
-std::string wgmma_extent_rule(const GemmProblem& p) {
+WgmmaExtentRule wgmma_extent_rule(const GemmProblem& p) {
   const int ab = 16 / data_type_bytes(p.types.a), cb = 16 / data_type_bytes(p.types.c);
-  auto rule = [](const char* what, const char* extent, int value, int multiple) {
-    return std::string(what) + " is stored along " + extent + " = " + std::to_string(value) +
-           ", which CUTLASS's TMA kernels take in multiples of " + std::to_string(multiple) + " elements";
-  };
-  if (p.op_a == Op::N && p.m % ab != 0) return rule("A", "m", p.m, ab);
-  if (p.op_a == Op::T && p.k % ab != 0) return rule("A", "k", p.k, ab);
-  if (p.op_b == Op::N && p.k % ab != 0) return rule("B", "k", p.k, ab);
-  if (p.op_b == Op::T && p.n % ab != 0) return rule("B", "n", p.n, ab);
-  if (p.m % cb != 0) return rule("C", "m", p.m, cb);
+  WgmmaExtentRule r;
+  r.a = {p.op_a == Op::N ? 'm' : 'k', ab};
+  r.b = {p.op_b == Op::N ? 'k' : 'n', ab};
+  r.c = {'m', cb};
+  return r;
+}
+
+std::string wgmma_extent_violation(const GemmProblem& p) {
+  const WgmmaExtentRule r = wgmma_extent_rule(p);
+  const std::pair<const char*, WgmmaExtentRule::Operand> operands[] = {{"A", r.a}, {"B", r.b}, {"C", r.c}};
+  for (const auto& [what, o] : operands) {
+    const int value = o.extent == 'm' ? p.m : o.extent == 'n' ? p.n : p.k;
+    if (value % o.multiple != 0)
+      return std::string(what) + " is stored along " + o.extent + " = " + std::to_string(value) +
+             ", which CUTLASS's TMA kernels take in multiples of " + std::to_string(o.multiple) + " elements";
+  }
   return {};
 }
 
@@ -41,7 +48,7 @@ std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& pro
   if (!vector_aligned(problem.c, problem.ldc, cb))
     return "TMA needs C 16-byte aligned with ldc a multiple of " + std::to_string(16 / cb) + " (ldc " +
            std::to_string(problem.ldc) + ")";
-  if (const std::string why = wgmma_extent_rule(problem); !why.empty()) return why;
+  if (const std::string why = wgmma_extent_violation(problem); !why.empty()) return why;
   return check_resources(c, problem, device);
 }
 

@@ -3,13 +3,11 @@
 // adjacent rows where C takes float4 stores) along M, coalesced, grid-stride over the rest.
 #include "splitk_reduce.hpp"
 
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
-
 #include <algorithm>
 #include <cstdint>
 
 #include "device_attribute.hpp"
+#include "element_dispatch.cuh"
 #include "elementwise_grid.hpp"
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
@@ -271,19 +269,11 @@ cudaError_t launch_scale_c(int m, int n, float beta, float* c, int64_t ldc, cuda
 }
 
 cudaError_t launch_scale_c(DataType type, int m, int n, float beta, void* c, int64_t ldc, cudaStream_t stream) {
-  const dim3 grid = elementwise_grid(m, n);
-  switch (type) {
-    case DataType::kF32:
-      scale_c_kernel<<<grid, kElementwiseThreads, 0, stream>>>(m, n, beta, static_cast<float*>(c), ldc);
-      break;
-    case DataType::kBF16:
-      scale_c_kernel<<<grid, kElementwiseThreads, 0, stream>>>(m, n, beta, static_cast<__nv_bfloat16*>(c), ldc);
-      break;
-    case DataType::kF16:
-      scale_c_kernel<<<grid, kElementwiseThreads, 0, stream>>>(m, n, beta, static_cast<__half*>(c), ldc);
-      break;
-  }
-  return cudaGetLastError();
+  return with_element(type, [&](auto t) {
+    scale_c_kernel<<<elementwise_grid(m, n), kElementwiseThreads, 0, stream>>>(m, n, beta,
+                                                                              static_cast<decltype(t)*>(c), ldc);
+    return cudaGetLastError();
+  });
 }
 
 }  // namespace autogemm

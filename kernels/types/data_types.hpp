@@ -39,6 +39,13 @@ constexpr int data_type_bytes(DataType t) { return t == DataType::kF32 ? 4 : 2; 
 
 constexpr const char* compute_type_name(ComputeType t) { return t == ComputeType::kF32 ? "f32" : "?"; }
 
+/// Inverse of data_type_name ("f32", "f16", "bf16"); nullopt for any other word.
+constexpr std::optional<DataType> parse_data_type(std::string_view word) {
+  for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16})
+    if (word == data_type_name(t)) return t;
+  return std::nullopt;
+}
+
 /// The key of a combination, as database rows (problems.dtype), exchange files and the runtime's
 /// cache store it: "f32" when A, B, C and the arithmetic are all FP32 (the key of every FP32 row),
 /// else "a.b.c.compute", such as "bf16.bf16.f32.f32".
@@ -51,11 +58,6 @@ inline std::string types_key(const GemmTypes& t) {
 /// Inverse of types_key; nullopt for any other text.
 inline std::optional<GemmTypes> parse_types_key(std::string_view key) {
   if (key == "f32") return kF32Types;
-  auto data = [](std::string_view w) -> std::optional<DataType> {
-    for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16})
-      if (w == data_type_name(t)) return t;
-    return std::nullopt;
-  };
   std::string_view part[4];
   for (int i = 0; i < 4; ++i) {
     const size_t dot = key.find('.');
@@ -63,7 +65,7 @@ inline std::optional<GemmTypes> parse_types_key(std::string_view key) {
     part[i] = key.substr(0, dot);
     key = dot == std::string_view::npos ? std::string_view{} : key.substr(dot + 1);
   }
-  const auto a = data(part[0]), b = data(part[1]), c = data(part[2]);
+  const auto a = parse_data_type(part[0]), b = parse_data_type(part[1]), c = parse_data_type(part[2]);
   if (!a || !b || !c || part[3] != compute_type_name(ComputeType::kF32)) return std::nullopt;
   const GemmTypes t{*a, *b, *c, ComputeType::kF32};
   // The all-FP32 combination has one spelling only.

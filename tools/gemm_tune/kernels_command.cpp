@@ -31,7 +31,7 @@ Command add_kernels_command(CLI::App& app) {
       std::fprintf(stderr, "gemm-tune kernels: --filter '%s' is not a valid regex: %s\n", opts->filter.c_str(), e.what());
       return kUsageExit;
     }
-    if (!opts->dtype.empty() && opts->dtype != "f32" && opts->dtype != "bf16" && opts->dtype != "f16") {
+    if (!opts->dtype.empty() && !parse_data_type(opts->dtype)) {
       std::fprintf(stderr, "gemm-tune kernels: --dtype '%s' is not f32, bf16 or f16\n", opts->dtype.c_str());
       return kUsageExit;
     }

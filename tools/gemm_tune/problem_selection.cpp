@@ -35,8 +35,7 @@ void add_dtype_options(CLI::App& command, ProblemSelection& selection) {
 
 GemmTypes selected_types(const ProblemSelection& o) {
   auto parse = [](const std::string& word, const char* option) {
-    for (DataType t : {DataType::kF32, DataType::kBF16, DataType::kF16})
-      if (word == data_type_name(t)) return t;
+    if (const auto t = parse_data_type(word)) return *t;
     throw std::runtime_error(std::string(option) + " '" + word + "' is not f32, bf16 or f16");
   };
   const DataType ab = parse(o.dtype, "--dtype");
