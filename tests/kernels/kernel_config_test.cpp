@@ -397,8 +397,9 @@ TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
   for (const auto& [cls, s] : seen) {
     SCOPED_TRACE(cls);
     EXPECT_TRUE(s.count("schedule0") && s.count("schedule1") && s.count("schedule2"));
-    if (cls.find("_f32_") == std::string::npos)
+    if (cls.find("_f32_") == std::string::npos) {
       EXPECT_TRUE(s.count("cluster1x1") && s.count("cluster2x1") && s.count("cluster1x2"));
+    }
   }
 }
 
