@@ -14,9 +14,9 @@ struct ConfigTag {
 
 /// A wgmma instance as a type (wgmma_config's arguments).
 template <int BM, int BN, int BK, int S, int CM, int CN, WgmmaSchedule Sched, Op OpA, Op OpB, DataType AB, DataType Out,
-          int Swizzle>
+          int Swizzle, bool CRowMajor = false>
 struct WgmmaTag {
-  static constexpr KernelConfig value = wgmma_config(BM, BN, BK, S, CM, CN, Sched, OpA, OpB, AB, Out, Swizzle);
+  static constexpr KernelConfig value = wgmma_config(BM, BN, BK, S, CM, CN, Sched, OpA, OpB, AB, Out, Swizzle, CRowMajor);
 };
 
 }  // namespace autogemm::detail

@@ -112,6 +112,7 @@ struct WgmmaTile {
   int cluster_m, cluster_n;
   bool f32_output;
   bool swizzles = false;  // also at swizzle 4 and 8 (kWgmmaSwizzles): the large tiles, whose grids are long
+  bool c_row_major = false;  // runs the transposed problem, C stored row-major (KernelConfig::c_row_major)
 };
 inline constexpr int kWgmmaSwizzles[] = {4, 8};
 inline constexpr WgmmaTile kWgmmaTiles[] = {
@@ -126,6 +127,11 @@ inline constexpr WgmmaTile kWgmmaTiles[] = {
     // Outputs a few tiles wide (row-major M of 16-128 tokens, n <= 128 in the column-major call):
     // 64-wide tiles split over K, and small ping-pong tiles, for more blocks than SMs.
     {128, 64, WgmmaSchedule::kStreamK, 1, 1, true},       {64, 64, WgmmaSchedule::kPingpong, 1, 1, false},
+    // Outputs a few rows tall (1-64 tokens as the m of a `tn` Linear): the transposed problem, C
+    // stored row-major, so the tokens are a 16-64 wide N tile and the weights' rows the 64 or 128 of M.
+    {64, 16, WgmmaSchedule::kPingpong, 1, 1, false, false, true},  {64, 32, WgmmaSchedule::kPingpong, 1, 1, false, false, true},
+    {64, 64, WgmmaSchedule::kPingpong, 1, 1, false, false, true},  {128, 16, WgmmaSchedule::kStreamK, 1, 1, false, false, true},
+    {128, 32, WgmmaSchedule::kStreamK, 1, 1, true, false, true},   {128, 64, WgmmaSchedule::kStreamK, 1, 1, false, false, true},
 };
 inline constexpr DataType kWgmmaOperandTypes[] = {DataType::kBF16, DataType::kF16};
 
@@ -180,12 +186,14 @@ inline std::vector<KernelConfig> enumerate_grid() {
         for (Op b : kOps)
           for (DataType out_type : {t, DataType::kF32}) {
             if (out_type == DataType::kF32 && !w.f32_output) continue;
-            const KernelConfig c = wgmma_config(w.bm, w.bn, 64, 0, w.cluster_m, w.cluster_n, w.schedule, a, b, t, out_type);
+            const KernelConfig c =
+                wgmma_config(w.bm, w.bn, 64, 0, w.cluster_m, w.cluster_n, w.schedule, a, b, t, out_type, 1, w.c_row_major);
             if (!is_valid(c)) continue;
             out.push_back(c);
             if (w.swizzles)
               for (int sw : kWgmmaSwizzles)
-                out.push_back(wgmma_config(w.bm, w.bn, 64, 0, w.cluster_m, w.cluster_n, w.schedule, a, b, t, out_type, sw));
+                out.push_back(wgmma_config(w.bm, w.bn, 64, 0, w.cluster_m, w.cluster_n, w.schedule, a, b, t, out_type, sw,
+                                           w.c_row_major));
           }
   return out;
 }

@@ -15,10 +15,10 @@ std::string wgmma_name(const KernelConfig& c) {
   char buf[128], stages[16] = "", swizzle[16] = "";
   if (c.stages != 0) std::snprintf(stages, sizeof stages, "_s%d", c.stages);
   if (c.swizzle != 1) std::snprintf(swizzle, sizeof swizzle, "_sw%d", c.swizzle);
-  std::snprintf(buf, sizeof buf, "sm90_wgmma_%s_%s_%dx%dx%d_c%dx%d_%s%s%s_%s_align%d", data_type_name(c.types.a),
+  std::snprintf(buf, sizeof buf, "sm90_wgmma_%s_%s_%dx%dx%d_c%dx%d_%s%s%s_%s_align%d%s", data_type_name(c.types.a),
                 data_type_name(c.types.c), c.bm, c.bn, c.bk, c.cluster_m, c.cluster_n,
                 kScheduleNames[static_cast<int>(c.schedule)], stages, swizzle, layout_code(c.op_a, c.op_b).c_str(),
-                c.align);
+                c.align, c.c_row_major ? "_ct" : "");
   return buf;
 }
 }  // namespace
@@ -76,7 +76,9 @@ std::optional<KernelConfig> parse_wgmma_name(const std::string& s) {
   if (int used = 0; std::sscanf(rest, "_sw%d%n", &swizzle, &used) == 1) rest += used;
   char la = 0, lb = 0;
   int align = 0;
-  if (std::sscanf(rest, "_%c%c_align%d", &la, &lb, &align) != 3) return std::nullopt;
+  int used = 0;
+  if (std::sscanf(rest, "_%c%c_align%d%n", &la, &lb, &align, &used) != 3) return std::nullopt;
+  const bool c_row_major = std::string_view(rest + used) == "_ct";
   const auto op_a = parse_op(la), op_b = parse_op(lb);
   if (!op_a || !op_b) return std::nullopt;
   const auto a = parse_data_type(ab), c_type = parse_data_type(out);
@@ -84,7 +86,7 @@ std::optional<KernelConfig> parse_wgmma_name(const std::string& s) {
   for (int i = 0; i < 3; ++i) {
     if (std::string_view(sched) != kScheduleNames[i]) continue;
     const KernelConfig c = wgmma_config(bm, bn, bk, stages, cm, cn, static_cast<WgmmaSchedule>(i), *op_a, *op_b, *a,
-                                        *c_type, swizzle);
+                                        *c_type, swizzle, c_row_major);
     if (kernel_name(c) == s && is_valid(c)) return c;
   }
   return std::nullopt;

@@ -147,6 +147,11 @@ struct KernelConfig {
   // moving on (CUTLASS's max swizzle: 1, 2, 4 or 8), for L2 reuse of the operands' tiles. A launch
   // argument, not code: instances differing only in it share their kernel.
   int swizzle = 1;
+  // kWgmma instances: C stored row-major. Such an instance runs the transposed problem
+  // (transposed_problem: Cᵀ = op(B)ᵀ·op(A)ᵀ, m and n swapped), so an output a few rows tall, which a
+  // wgmma tile of at least 64 rows would mostly waste, becomes a few columns wide: a 16- or 32-wide
+  // N tile. Its layout (op_a, op_b) is that of the transposed problem it runs.
+  bool c_row_major = false;
 
   constexpr bool is_gemv() const { return family == Family::kGemv; }
   constexpr bool is_tma() const { return family == Family::kTma; }
@@ -254,11 +259,12 @@ constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b
 /// types (A and B of `operands`, C of `output`, FP32 arithmetic).
 constexpr KernelConfig wgmma_config(int bm, int bn, int bk, int stages, int cluster_m, int cluster_n,
                                     WgmmaSchedule schedule, Op op_a, Op op_b, DataType operands, DataType output,
-                                    int swizzle = 1) {
+                                    int swizzle = 1, bool c_row_major = false) {
   KernelConfig c{bm, bn, bk, 0, 0, 0, 0, stages, 1, op_a, op_b, 16 / (operands == DataType::kF32 ? 4 : 2),
                  Family::kWgmma};
   c.types = GemmTypes{operands, operands, output, ComputeType::kF32};
   c.cluster_m = cluster_m, c.cluster_n = cluster_n, c.schedule = schedule, c.swizzle = swizzle;
+  c.c_row_major = c_row_major;
   return c;
 }
 
@@ -327,7 +333,8 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
     return "wgmma instance has no warp or thread tile, min blocks 1, one k-slice, no residues";
   if (c.align != 16 / data_type_bytes(t.a)) return "wgmma instance reads 16-byte aligned operands (align 8)";
   if (c.bk != 64) return "wgmma instance: BK must be 64 (one 128-byte swizzled row of 16-bit elements)";
-  if (c.bn != 64 && c.bn != 128 && c.bn != 192 && c.bn != 256) return "wgmma instance: BN must be 64, 128, 192 or 256";
+  if (c.bn != 16 && c.bn != 32 && c.bn != 64 && c.bn != 128 && c.bn != 192 && c.bn != 256)
+    return "wgmma instance: BN must be 16, 32, 64, 128, 192 or 256";
   if (c.schedule == WgmmaSchedule::kPingpong) {
     if (c.bm != 64 && c.bm != 128) return "ping-pong wgmma instance: BM must be 64 or 128 (one warpgroup's tile)";
   } else if (c.bm != 128 && c.bm != 256) {
@@ -351,8 +358,9 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
 /// tuner's pruning and the runtime's can_implement.
 constexpr const char* invalid_reason(const KernelConfig& c) {
   if (c.is_wgmma()) return invalid_wgmma_reason(c);
-  if (c.cluster_m != 1 || c.cluster_n != 1 || c.schedule != WgmmaSchedule::kCooperative || c.swizzle != 1)
-    return "clusters, schedules and swizzles belong to wgmma instances";
+  if (c.cluster_m != 1 || c.cluster_n != 1 || c.schedule != WgmmaSchedule::kCooperative || c.swizzle != 1 ||
+      c.c_row_major)
+    return "clusters, schedules, swizzles and row-major C belong to wgmma instances";
   if (c.types != kF32Types) return "the SIMT families compute FP32 only (types f32)";
   if (c.is_gemv()) return invalid_gemv_reason(c);
   if (c.is_tma()) return invalid_tma_reason(c);
@@ -410,7 +418,8 @@ std::string layout_code(Op a, Op b);
 /// "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nt_align4" for a kTma instance (threads
 /// counting its copy warpgroup), or "sm90_wgmma_bf16_f32_128x256x64_c2x1_coop_tn_align8" for a
 /// kWgmma instance (operand type, output type, tile, cluster, schedule coop|ping|sk, "_s4" for an
-/// explicit stage count and "_sw4" for a swizzle before the layout). Every field is in the name.
+/// explicit stage count and "_sw4" for a swizzle before the layout, "_ct" at the end for a row-major
+/// C, the layout then being the transposed problem's). Every field is in the name.
 std::string kernel_name(const KernelConfig& c);
 
 /// Inverse of kernel_name; nullopt when `name` is not a well-formed instance name.

@@ -167,7 +167,10 @@ double estimate_us(const KernelConfig& c, int blocks_per_sm, int m, int n, int k
                    const DeviceModel& device) {
   const KernelFamily& family = family_of(c);
   const FamilyCostTerms& terms = family.cost;
-  if (terms.tensor_cores) return estimate_wgmma_us(c, m, n, k, split, device);
+  if (terms.tensor_cores) {
+    const auto [rm, rn] = extents_as_run(c, m, n);
+    return estimate_wgmma_us(c, rm, rn, k, split, device);
+  }
   if (terms.streams_a) {
     const auto [rm, rn] = extents_as_run(c, m, n);
     return estimate_gemv_us(c, blocks_per_sm, rm, rn, k, split, device);

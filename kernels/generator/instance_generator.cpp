@@ -65,7 +65,7 @@ std::string wgmma_entry(const KernelConfig& c) {
   tag << "detail::WgmmaTag<" << c.bm << ", " << c.bn << ", " << c.bk << ", " << c.stages << ", " << c.cluster_m
       << ", " << c.cluster_n << ", " << schedule_literal(c.schedule) << ", " << op_literal(c.op_a) << ", "
       << op_literal(c.op_b) << ", " << type_literal(c.types.a) << ", " << type_literal(c.types.c) << ", "
-      << c.swizzle << ">";
+      << c.swizzle << ", " << (c.c_row_major ? "true" : "false") << ">";
   const std::string t = tag.str();
   return "  out.push_back({" + t + "::value, \"" + kernel_name(c) + "\", &detail::launch_wgmma_gemm<" + t +
          ">, reinterpret_cast<const void*>(&cutlass::device_kernel<typename detail::WgmmaGemm<" + t +

@@ -10,7 +10,7 @@ WgmmaExtentRule wgmma_extent_rule(const GemmProblem& p) {
   WgmmaExtentRule r;
   r.a = {p.op_a == Op::N ? 'm' : 'k', ab};
   r.b = {p.op_b == Op::N ? 'k' : 'n', ab};
-  r.c = {'m', cb};
+  r.c = {p.c_transposed ? 'n' : 'm', cb};  // the caller's C is column-major: along its m
   return r;
 }
 
@@ -36,7 +36,9 @@ std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& pro
   if (c.op_a != problem.op_a || c.op_b != problem.op_b)
     return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " +
            layout_code(problem.op_a, problem.op_b);
-  if (problem.c_transposed) return "wgmma instance writes C column-major only";
+  if (problem.c_transposed != c.c_row_major)
+    return c.c_row_major ? "wgmma instance of a row-major C runs transposed problems only"
+                         : "wgmma instance writes C column-major only";
   const int ab = data_type_bytes(c.types.a), cb = data_type_bytes(c.types.c);
   // TMA reads and writes rows that start 16 bytes aligned.
   if (!vector_aligned(problem.a, problem.lda, ab))
@@ -76,6 +78,9 @@ void wgmma_add_workspace(const KernelInstance& kernel, const GemmProblem& proble
     needs.partial_bytes = kernel.workspace_bytes(launch_params(kernel, problem, split));
 }
 
+// An instance of a row-major C runs every problem as its transpose.
+bool wgmma_runs_transposed(const KernelConfig& c, int, int) { return c.c_row_major; }
+
 cudaError_t wgmma_finish(const KernelInstance&, const GemmParams&, const GemmProblem&, cudaStream_t) {
   return cudaSuccess;
 }
@@ -84,6 +89,7 @@ cudaError_t wgmma_finish(const KernelInstance&, const GemmParams&, const GemmPro
 
 extern const KernelFamily kSm90WgmmaFamily{
     "sm90_wgmma",           wgmma_cannot_implement, wgmma_effective_split, wgmma_split_geometry,
-    wgmma_split_candidates, wgmma_add_workspace,    wgmma_finish,          {.tensor_cores = true}};
+    wgmma_split_candidates, wgmma_add_workspace,    wgmma_finish,          {.tensor_cores = true},
+    wgmma_runs_transposed};
 
 }  // namespace autogemm

@@ -44,7 +44,8 @@ struct CutlassElement<DataType::kF32> {
 
 // cuBLAS's column-major ops in CUTLASS's terms. A is M x K: op N stores it M-contiguous (CUTLASS
 // ColumnMajor), op T K-contiguous (RowMajor). B is K x N: op N stores it K-contiguous (ColumnMajor),
-// op T N-contiguous (RowMajor). C is M x N column-major.
+// op T N-contiguous (RowMajor). C is M x N column-major, or row-major for an instance that runs
+// the transposed problem (KernelConfig::c_row_major: the caller's C seen as Cᵀ, same memory).
 template <Op op>
 using CutlassLayout = std::conditional_t<op == Op::N, cutlass::layout::ColumnMajor, cutlass::layout::RowMajor>;
 
@@ -71,6 +72,8 @@ struct WgmmaGemm {
   static constexpr bool kPingpong = C.schedule == WgmmaSchedule::kPingpong;
   static constexpr bool kStreamK = C.schedule == WgmmaSchedule::kStreamK;
 
+  using LayoutC = std::conditional_t<C.c_row_major, cutlass::layout::RowMajor, cutlass::layout::ColumnMajor>;
+
   using Tile = cute::Shape<cute::Int<C.bm>, cute::Int<C.bn>, cute::Int<C.bk>>;
   using Cluster = cute::Shape<cute::Int<C.cluster_m>, cute::Int<C.cluster_n>, cute::_1>;
   using MainloopSchedule = std::conditional_t<kPingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
@@ -81,8 +84,8 @@ struct WgmmaGemm {
 
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Tile, Cluster,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, cutlass::layout::ColumnMajor, kAlignC,
-      ElementC, cutlass::layout::ColumnMajor, kAlignC, EpilogueSchedule>::CollectiveOp;
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutC, kAlignC,
+      ElementC, LayoutC, kAlignC, EpilogueSchedule>::CollectiveOp;
   // Stages: as many as the shared memory left by the epilogue holds, or the instance's own count.
   using Stages = std::conditional_t<
       C.stages == 0,

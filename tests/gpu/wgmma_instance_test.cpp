@@ -26,15 +26,15 @@ std::vector<size_t> wgmma_indices() {
   return out;
 }
 
-// Under the sanitizer: the first instance of each (types, layout, schedule) class.
+// Under the sanitizer: the first instance of each (types, layout, schedule, C's order) class.
 bool in_covering_subset(size_t index) {
   static const std::set<size_t> subset = [] {
     std::set<size_t> picked;
-    std::set<std::tuple<int, int, int, int, int>> seen;
+    std::set<std::tuple<int, int, int, int, int, bool>> seen;
     for (size_t i : wgmma_indices()) {
       const KernelConfig& c = kernel_registry()[i].config;
       if (seen.insert({static_cast<int>(c.types.a), static_cast<int>(c.types.c), static_cast<int>(c.op_a),
-                       static_cast<int>(c.op_b), static_cast<int>(c.schedule)})
+                       static_cast<int>(c.op_b), static_cast<int>(c.schedule), c.c_row_major})
               .second)
         picked.insert(i);
     }
@@ -78,19 +78,23 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
 
   void check(Case cs, uint64_t seed) {
     const KernelConfig& cfg = kernel().config;
-    // The extents an instance's layout stores contiguously are multiples of 8 (wgmma_extent_rule; the
+    // The caller's problem: an instance of a row-major C runs it transposed, so its own layout is
+    // the transposed problem's (transposed_problem flips both ops and swaps them).
+    auto flip = [](Op op) { return op == Op::N ? Op::T : Op::N; };
+    const Op op_a = cfg.c_row_major ? flip(cfg.op_b) : cfg.op_a, op_b = cfg.c_row_major ? flip(cfg.op_a) : cfg.op_b;
+    // The extents the problem's layout stores contiguously are multiples of 8 (wgmma_extent_rule; the
     // API pads other problems, realigned.hpp); the others stay as odd as the case makes them.
     auto up8 = [](int x) { return (x + 7) / 8 * 8; };
     cs.m = up8(cs.m);
-    if (cfg.op_a == Op::T || cfg.op_b == Op::N) cs.k = up8(cs.k);
-    if (cfg.op_b == Op::T) cs.n = up8(cs.n);
+    if (op_a == Op::T || op_b == Op::N) cs.k = up8(cs.k);
+    if (op_b == Op::T) cs.n = up8(cs.n);
     SCOPED_TRACE(::testing::Message() << kernel().name << " m=" << cs.m << " n=" << cs.n << " k=" << cs.k
                                       << " alpha=" << cs.alpha << " beta=" << cs.beta << " splits=" << cs.split.splits);
     const int ab = data_type_bytes(cfg.types.a), cb = data_type_bytes(cfg.types.c);
     // Leading dimensions past the minimum, each a multiple of 16 bytes.
     auto pad = [](int rows, int bytes) { return (rows + 16 / bytes - 1) / (16 / bytes) * (16 / bytes) + 16 / bytes; };
-    const int a_rows = cfg.op_a == Op::N ? cs.m : cs.k, a_cols = cfg.op_a == Op::N ? cs.k : cs.m;
-    const int b_rows = cfg.op_b == Op::N ? cs.k : cs.n, b_cols = cfg.op_b == Op::N ? cs.n : cs.k;
+    const int a_rows = op_a == Op::N ? cs.m : cs.k, a_cols = op_a == Op::N ? cs.k : cs.m;
+    const int b_rows = op_b == Op::N ? cs.k : cs.n, b_cols = op_b == Op::N ? cs.n : cs.k;
     const int lda = pad(a_rows, ab), ldb = pad(b_rows, ab), ldc = pad(cs.m, cb);
     const size_t c_bytes = size_t(ldc) * cs.n * cb;
     DeviceBuffer<char> a(size_t(lda) * a_cols * ab), b(size_t(ldb) * b_cols * ab), c(c_bytes), c0(c_bytes);
@@ -108,7 +112,7 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
     }
 
     GemmProblem p;
-    p.op_a = cfg.op_a, p.op_b = cfg.op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
+    p.op_a = op_a, p.op_b = op_b, p.m = cs.m, p.n = cs.n, p.k = cs.k;
     p.a = a.get(), p.lda = lda, p.b = b.get(), p.ldb = ldb, p.c = c.get(), p.ldc = ldc;
     p.alpha = cs.alpha, p.beta = cs.beta;
     p.types = cfg.types;

@@ -382,7 +382,8 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
 }
 
 // The tensor-core grid: every layout of both operand types with an output of their type, the
-// cooperative, ping-pong and stream-K schedules, 1x1, 2x1 and 1x2 clusters, and an FP32 output.
+// cooperative, ping-pong and stream-K schedules, 1x1, 2x1 and 1x2 clusters, an FP32 output, and
+// instances of a row-major C (outputs a few rows tall).
 TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
   std::map<std::string, std::set<std::string>> seen;
   for (const auto& c : enumerate_grid()) {
@@ -392,11 +393,13 @@ TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
                             layout_code(c.op_a, c.op_b);
     seen[cls].insert("schedule" + std::to_string(static_cast<int>(c.schedule)));
     seen[cls].insert("cluster" + std::to_string(c.cluster_m) + "x" + std::to_string(c.cluster_n));
+    if (c.c_row_major) seen[cls].insert("row-major C");
   }
   ASSERT_EQ(seen.size(), 16u);  // {bf16, f16} x {own type, f32} x 4 layouts
   for (const auto& [cls, s] : seen) {
     SCOPED_TRACE(cls);
     EXPECT_TRUE(s.count("schedule0") && s.count("schedule1") && s.count("schedule2"));
+    EXPECT_TRUE(s.count("row-major C"));
     if (cls.find("_f32_") == std::string::npos) {
       EXPECT_TRUE(s.count("cluster1x1") && s.count("cluster2x1") && s.count("cluster1x2"));
     }
@@ -432,6 +435,17 @@ TEST(KernelConfig, WgmmaValidityRuleNamesTheProblem) {
   EXPECT_FALSE(parse_kernel_name("sm90_wgmma_bf16_bf16_128x256x64_c2x1_coop_tn_align4"));
   EXPECT_FALSE(parse_kernel_name("sm90_wgmma_bf16_bf16_128x256x64_c2x1_fast_tn_align8"));
   EXPECT_FALSE(parse_kernel_name("sm90_wgmma_bf16_f16_128x256x64_c2x1_coop_tn_align8"));
+  // A row-major C: "_ct" at the end, read back; BN 16 and 32 are wgmma shapes, 48 is not in the rule.
+  const KernelConfig ct = wgmma_config(64, 16, 64, 0, 1, 1, WgmmaSchedule::kPingpong, Op::T, Op::N, DataType::kF16,
+                                       DataType::kF16, 1, true);
+  EXPECT_EQ(invalid_reason(ct), nullptr);
+  EXPECT_EQ(kernel_name(ct), "sm90_wgmma_f16_f16_64x16x64_c1x1_ping_tn_align8_ct");
+  EXPECT_EQ(parse_kernel_name(kernel_name(ct)), ct);
+  EXPECT_FALSE(parse_kernel_name("sm90_wgmma_f16_f16_64x16x64_c1x1_ping_tn_align8_cx"));
+  EXPECT_NE(why([](KernelConfig& c) { c.bn = 48; }).find("BN must be 16, 32"), std::string::npos);
+  simt.cluster_m = 1;
+  simt.c_row_major = true;
+  EXPECT_NE(std::string(invalid_reason(simt)).find("row-major C"), std::string::npos);
 }
 
 }  // namespace

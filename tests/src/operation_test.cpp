@@ -407,5 +407,40 @@ TEST(Wgmma, CannotImplementNamesTypesDeviceLayoutAndAlignment) {
   EXPECT_GT(split_candidates(f32_out.config, 4096, 16, 4096, 132).size(), 1u);
 }
 
+// An instance of a row-major C runs the caller's problem transposed: a `tn` problem 16 tokens tall
+// is a `tn` problem 16 wide to it, with A and B swapped, C the same memory; a problem of another
+// layout, or one it would have to run as it stands, is refused by name.
+TEST(Wgmma, RowMajorCInstanceRunsTheTransposedProblem) {
+  const KernelInstance ct = instance(wgmma_config(64, 16, 64, 0, 1, 1, WgmmaSchedule::kPingpong, Op::T, Op::N,
+                                                  DataType::kBF16, DataType::kBF16, 1, true));
+  GemmProblem p = problem(Op::T, Op::N, 16, 4096, 4096);
+  p.types = ct.config.types;
+  p.a = reinterpret_cast<const void*>(0x10000), p.b = reinterpret_cast<const void*>(0x20000);
+  p.c = reinterpret_cast<void*>(0x30000);
+  p.lda = 4096, p.ldb = 4096, p.ldc = 16;
+  EXPECT_EQ(cannot_implement(ct, p, h100()), "");
+  const GemmParams run = launch_params(ct, p, {1, SplitKMode::kNone});
+  EXPECT_EQ(run.m, 4096);
+  EXPECT_EQ(run.n, 16);
+  EXPECT_EQ(run.a, p.b);
+  EXPECT_EQ(run.b, p.a);
+  EXPECT_EQ(run.c, p.c);
+  EXPECT_EQ(run.ldc, 16);
+  EXPECT_TRUE(run.c_transposed);
+  EXPECT_EQ(split_candidates(ct.config, 16, 4096, 4096, 132).size(), 1u);
+  GemmProblem nn = p;
+  nn.op_a = Op::N, nn.lda = 16;
+  EXPECT_EQ(cannot_implement(ct, nn, h100()), "run as its transpose (4096 x 16): layout tn differs from the problem's tt");
+  // C is stored along m = 12 here: 24 bytes, which TMA's rows cannot take (the API pads it).
+  GemmProblem short_c = p;
+  short_c.m = 12, short_c.ldc = 16;
+  EXPECT_NE(cannot_implement(ct, short_c, h100()).find("C is stored along n = 12"), std::string::npos);
+  // The column-major twin refuses a transposed run.
+  GemmProblem transposed = transposed_problem(p);
+  const KernelInstance cm = instance(wgmma_config(64, 64, 64, 0, 1, 1, WgmmaSchedule::kPingpong, Op::T, Op::N,
+                                                  DataType::kBF16, DataType::kBF16));
+  EXPECT_EQ(cannot_implement(cm, transposed, h100()), "wgmma instance writes C column-major only");
+}
+
 }  // namespace
 }  // namespace autogemm
