@@ -13,7 +13,29 @@ int query_occupancy(const KernelInstance& kernel) {
   int blocks = 0;
   AUTOGEMM_CUDA_CHECK(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.kernel, kernel.threads(), kernel.shared_bytes()));
+  if (blocks > 0 && query_active_clusters(kernel) == 0) return 0;
   return blocks;
+}
+
+int query_active_clusters(const KernelInstance& kernel) {
+  const KernelConfig& c = kernel.config;
+  if (c.cluster_m * c.cluster_n <= 1) return -1;
+  AUTOGEMM_CUDA_CHECK(
+      cudaFuncSetAttribute(kernel.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kernel.shared_bytes()));
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = static_cast<unsigned>(c.cluster_m);
+  cluster.val.clusterDim.y = static_cast<unsigned>(c.cluster_n);
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(c.cluster_m), static_cast<unsigned>(c.cluster_n), 1);
+  config.blockDim = dim3(static_cast<unsigned>(kernel.threads()), 1, 1);
+  config.dynamicSmemBytes = static_cast<size_t>(kernel.shared_bytes());
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  int clusters = 0;
+  AUTOGEMM_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel.kernel, &config));
+  return clusters;
 }
 
 size_t query_local_bytes(const KernelInstance& kernel) {

@@ -37,9 +37,15 @@ KernelChoice choose_untuned(const GemmProblem& problem, const DeviceLimits& limi
 /// Sorts choices by estimate, cheapest first (stable: ties keep registry order).
 void sort_by_estimate(std::vector<KernelChoice>& choices);
 
-/// Blocks per SM the device grants `kernel` (raises its dynamic shared-memory limit first).
-/// Must be called with the kernel's device current.
+/// Blocks per SM the device grants `kernel` (raises its dynamic shared-memory limit first); 0 also
+/// for an instance of thread-block clusters none of which the device can co-schedule
+/// (query_active_clusters). Must be called with the kernel's device current.
 int query_occupancy(const KernelInstance& kernel);
+
+/// Clusters of `kernel` the device runs at once (cudaOccupancyMaxActiveClusters, at the instance's
+/// cluster shape, threads and shared memory), or -1 for an instance launched without clusters.
+/// Must be called with the kernel's device current.
+int query_active_clusters(const KernelInstance& kernel);
 
 /// Local memory per thread of `kernel` on the current device (register spills, stack), 0 when it
 /// cannot be read.

@@ -60,6 +60,9 @@ def problem_row(r, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
         "ag_us": ag, "ag_tflops": flops / ag / 1e6, "cb_us": cb, "cb_tflops": flops / cb / 1e6,
         "speedup": cb / ag, "floor_us": fl, "floor_frac": fl / ag, "over_floor": ag / fl,
         "rel_err": r["autogemm"]["rel_err"],
+        # cuBLASLt's fastest of its top heuristic algorithms (BF16/FP16 files since it was added).
+        "lt_us": (r.get("cublaslt") or {}).get("median_us"),
+        "lt_speedup": (lambda lt: lt / ag if lt else None)((r.get("cublaslt") or {}).get("median_us")),
     }
 
 
@@ -72,6 +75,7 @@ COLUMNS = {
     "speedup": ("speed-up", "{:.2f}"), "floor_us": ("floor µs", "{:.1f}"),
     "floor_frac": ("floor / autogemm", "{:.2f}"), "over_floor": ("autogemm / floor", "{:.2f}"),
     "rel_err": ("rel. error", "{:.1e}"),
+    "lt_us": ("cuBLASLt best µs", "{:.1f}"), "lt_speedup": ("vs cuBLASLt best", "{:.2f}"),
 }
 ALL_COLUMNS = ["label", "layout", "source", "kernel", "split", "ag_us", "ag_tflops", "cb_us", "cb_tflops",
                "speedup", "floor_us", "floor_frac", "rel_err"]
@@ -83,7 +87,7 @@ def markdown_table(rows, columns=ALL_COLUMNS, headers=None):
     lines = ["| " + " | ".join(headers.get(c, COLUMNS[c][0]) for c in columns) + " |",
              "|" + " --- |" * len(columns)]
     for row in rows:
-        lines.append("| " + " | ".join(COLUMNS[c][1].format(row[c]) for c in columns) + " |")
+        lines.append("| " + " | ".join("–" if row[c] is None else COLUMNS[c][1].format(row[c]) for c in columns) + " |")
     return lines
 
 

@@ -26,6 +26,8 @@ README_BEGIN, README_END = "<!-- perf-table:begin -->", "<!-- perf-table:end -->
 HEADLINES = [("3072x3072x3072", "nn"), ("4096x4096x4096", "nn"), ("4096x11008x4096", "nn"),
              ("16x3072x3072", "nn"), ("128x128x32768", "nn"), ("127x3001x1531", "nn")]
 TABLE_COLUMNS = ["label", "layout", "ag_us", "cb_us", "speedup", "over_floor", "source", "kernel", "split"]
+# The tensor-core tables add cuBLASLt's best of its top heuristic algorithms where the file has it.
+TENSOR_COLUMNS = TABLE_COLUMNS[:5] + ["lt_us", "lt_speedup"] + TABLE_COLUMNS[5:]
 TABLE_HEADERS = {"label": "problem M×N×K", "over_floor": "× floor", "source": "choice"}
 
 
@@ -120,6 +122,10 @@ def set_summary(name, doc):
         text += "; by layout " + ", ".join(
             f"{lay} {bench_table.geomean([bench_table.speedup(r) for r in results if r['layout'] == lay]):.3f}×"
             for lay in layouts)
+    lt = [row["lt_speedup"] for row in map(bench_table.problem_row, results) if row["lt_speedup"] is not None]
+    if lt:
+        text += (f"; against cuBLASLt's best of its top heuristic algorithms {bench_table.geomean(lt):.3f}× "
+                 f"over {len(lt)} problems, lowest {min(lt):.2f}×")
     return text + "."
 
 
@@ -223,8 +229,9 @@ def report(sets, args):
                   for (name, doc), path in zip(args.tensor_sets, args.tensor_paths)]
         for name, doc in args.tensor_sets:
             rows = [bench_table.problem_row(r) for r in doc["results"]]
+            has_lt = any(row["lt_us"] is not None for row in rows)
             lines += ["", f"### The {name} set", "", set_summary(name, doc), ""]
-            lines += bench_table.markdown_table(rows, TABLE_COLUMNS, TABLE_HEADERS)
+            lines += bench_table.markdown_table(rows, TENSOR_COLUMNS if has_lt else TABLE_COLUMNS, TABLE_HEADERS)
     validation = validation_rows(args.validation)
     if validation is None:
         print(f"perf_report: no {os.path.relpath(args.validation, ROOT)}: validation section left out", file=sys.stderr)

@@ -97,7 +97,9 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
     for (const SplitChoice s : splits) {
       if (occ <= 0) {
         ++report.pruned_occupancy;
-        report.pruned.push_back({db_candidate(k, s), "occupancy 0: registers or shared memory do not fit"});
+        report.pruned.push_back({db_candidate(k, s), query_active_clusters(k) == 0
+                                                         ? "clusters 0: the device co-schedules none of its clusters"
+                                                         : "occupancy 0: registers or shared memory do not fit"});
         continue;
       }
       ranked.push_back({&k, s, repack_us + estimate_us(k.config, occ, cp.m, cp.n, cp.k, s, model_)});

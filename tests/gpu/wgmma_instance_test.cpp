@@ -14,6 +14,7 @@
 #include "gpu_test.hpp"
 #include "operation.hpp"
 #include "registry.hpp"
+#include "untuned_choice.hpp"
 
 namespace autogemm::testing {
 namespace {
@@ -161,6 +162,22 @@ TEST_P(WgmmaInstanceTest, MatchesFloat64Reference) {
 }
 
 
+// The resource pruning the tuner and the runtime apply: each instance fits one block per SM, and a
+// cluster instance's 2-block clusters are co-scheduled (cudaOccupancyMaxActiveClusters), about one
+// per pair of SMs; an instance without clusters answers -1.
+TEST_P(WgmmaInstanceTest, OccupancyAndClustersFitTheDevice) {
+  const KernelConfig& c = kernel().config;
+  EXPECT_EQ(query_occupancy(kernel()), 1);
+  const int clusters = query_active_clusters(kernel());
+  DeviceLimits limits;
+  ASSERT_CUDA(current_device_limits(limits));
+  if (c.cluster_m * c.cluster_n == 1) {
+    EXPECT_EQ(clusters, -1);
+  } else {
+    EXPECT_GE(clusters, limits.sm_count / 2 - 8) << "clusters of " << c.cluster_m << "x" << c.cluster_n;
+    EXPECT_LE(clusters, limits.sm_count / 2);
+  }
+}
 
 // A build without the family has no instance to run (a placeholder keeps gtest from calling that
 // an uninstantiated suite).

@@ -17,6 +17,7 @@
 #include "nvml_device.hpp"
 #include "commands.hpp"
 #include "cublas_sgemm.hpp"
+#include "cublaslt_best.hpp"
 #include "context.hpp"
 #include "problem_data.hpp"
 #include "paired_timing.hpp"
@@ -82,6 +83,7 @@ Command add_bench_command(CLI::App& app) {
     ProblemSelection select;
     std::string json;
     int max_reps = 50;
+    int cublaslt = 8;
   };
   auto o = std::make_shared<Opts>();
   sub->add_option("--set", o->select.set, "Named shape set: " + shape_set_list() + " (default: seed)");
@@ -94,11 +96,17 @@ Command add_bench_command(CLI::App& app) {
   add_dtype_options(*sub, o->select);
   sub->add_option("--json", o->json, "Also write the results and provenance to this JSON file");
   sub->add_option("--max-reps", o->max_reps, "Timed repetitions at most per measurement")->capture_default_str();
+  sub->add_option("--cublaslt", o->cublaslt,
+                  "BF16/FP16: also time cuBLASLt's top N heuristic algorithms and report the fastest (0: off)")
+      ->check(CLI::Range(0, 64))
+      ->capture_default_str();
   sub->footer(
       "Method: each result checked against a float64 reference first; then 500 ms of both libraries, then\n"
       "rounds of one untimed and one timed launch of each (L2 flushed before each, alternating which goes\n"
       "first), medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
-      "autogemm's / cuBLAS's repetitions under a slowdown reason). JSON fields: docs/tuner.md, 'The benchmark'.");
+      "autogemm's / cuBLAS's repetitions under a slowdown reason). BF16/FP16: then cuBLASLt's top --cublaslt\n"
+      "heuristic algorithms, each checked and timed alone (cold L2, medians); 'lt_us' is the fastest.\n"
+      "JSON fields: docs/tuner.md, 'The benchmark'.");
   return {sub, [o]() -> int {
     ProblemSelection& sel = o->select;
     if (sel.set.empty() && sel.shapes.empty() && sel.ranges.empty() && sel.shapes_file.empty()) sel.set = "seed";
@@ -134,8 +142,9 @@ Command add_bench_command(CLI::App& app) {
       timing.warmup_ms = kSettleMs;
 
       nlohmann::json results = nlohmann::json::array();
-      std::printf("%-18s %-4s %-56s %-6s %6s %10s %7s %10s %7s %7s %9s %7s\n", "shape(MxNxK)", "lay", "autogemm kernel",
-                  "repack", "split", "ag_us", "TFLOP/s", "cublas_us", "TFLOP/s", "speedup", "rel_err", "slowed");
+      std::printf("%-18s %-4s %-56s %-6s %6s %10s %7s %10s %7s %7s %9s %7s %8s\n", "shape(MxNxK)", "lay",
+                  "autogemm kernel", "repack", "split", "ag_us", "TFLOP/s", "cublas_us", "TFLOP/s", "speedup", "rel_err",
+                  "slowed", "lt_us");
       int failures = 0;
       for (size_t i = 0; i < problems.size(); ++i) {
         const ColumnMajorProblem& p = problems[i].problem;
@@ -181,13 +190,35 @@ Command add_bench_command(CLI::App& app) {
         const std::string slowed = clocks.available() ? std::to_string(paired.side[0].slowed_reps) + "/" +
                                                             std::to_string(paired.side[1].slowed_reps)
                                                       : "-";
+        // cuBLASLt's fastest of its top heuristic algorithms that pass the same check, timed alone.
+        nlohmann::json lt_json = nullptr;
+        std::string lt_text = "-";
+        if (o->cublaslt > 0 && p.types != kF32Types) {
+          const CublasLtCandidates candidates(p, o->cublaslt);
+          TimingOptions lt_timing;
+          lt_timing.max_reps = o->max_reps;
+          lt_timing.min_reps = 10;
+          const CublasLtBest lt =
+              time_cublaslt_best(candidates, alpha, data.a(), data.b(), beta, data.c(), stream, flusher, lt_timing,
+                                 [&] { fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream, p.types.c); },
+                                 [&] { return data.error(stream) <= error_bound(p.k, p.types); });
+          lt_json = {{"algorithms_tried", lt.candidates}, {"best_algorithm", lt.algorithm}};
+          if (lt.algorithm >= 0) {
+            lt_json["median_us"] = lt.timing.median_us, lt_json["min_us"] = lt.timing.min_us;
+            lt_json["max_us"] = lt.timing.max_us, lt_json["reps"] = lt.timing.reps;
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.1f", lt.timing.median_us);
+            lt_text = buf;
+          }
+        }
         const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
         const std::string split = split_label(choice.split);
         const char* repacked = realigned ? "padded" : repacked_operands(repack_plan(choice.kernel->config, gp));
-        std::printf("%-18s %-4s %-56s %-6s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e %7s%s\n", problems[i].label.c_str(),
-                    layout.c_str(), std::string(choice.kernel->name).c_str(), repacked, split.c_str(), t_ag.median_us,
-                    flops / t_ag.median_us / 1e6, t_cb.median_us, flops / t_cb.median_us / 1e6,
-                    t_cb.median_us / t_ag.median_us, err_ag, slowed.c_str(), ok ? "" : "  FAIL");
+        std::printf("%-18s %-4s %-56s %-6s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e %7s %8s%s\n",
+                    problems[i].label.c_str(), layout.c_str(), std::string(choice.kernel->name).c_str(), repacked,
+                    split.c_str(), t_ag.median_us, flops / t_ag.median_us / 1e6, t_cb.median_us,
+                    flops / t_cb.median_us / 1e6, t_cb.median_us / t_ag.median_us, err_ag, slowed.c_str(),
+                    lt_text.c_str(), ok ? "" : "  FAIL");
         // Row-major M, N, K of the column-major call (M = n, N = m), as the seed shapes are given.
         results.push_back({{"shape", {{"m", p.n}, {"n", p.m}, {"k", p.k}}},
                            {"label", problems[i].label},
@@ -202,6 +233,7 @@ Command add_bench_command(CLI::App& app) {
                            {"cublas", side_json(paired.side[1], err_cb)},
                            {"speedup", t_cb.median_us / t_ag.median_us},
                            {"speedup_paired", paired.paired_ratio},
+                           {"cublaslt", lt_json},
                            {"check_passed", ok}});
       }
       if (!o->json.empty()) {
@@ -219,7 +251,9 @@ Command add_bench_command(CLI::App& app) {
                                          std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, "
                                          "the two libraries' reps interleaved (alternating which goes first), median; "
                                          "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH (FP32), cublasGemmEx with "
-                                         "CUBLAS_COMPUTE_32F in default math (BF16, FP16), in the same process"},
+                                         "CUBLAS_COMPUTE_32F in default math (BF16, FP16), in the same process; "
+                                         "for BF16/FP16 also cuBLASLt's top heuristic algorithms (32 MiB workspace), "
+                                         "each checked, then timed alone (not interleaved), the fastest reported"},
                               {"clock_samples", clocks.available() ? "NVML after each rep" : clocks.unavailable_reason()},
                               {"results", results}};
         std::ofstream f(o->json);
