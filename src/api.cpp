@@ -76,6 +76,36 @@ autogemmStatus_t run_gemm(autogemmHandle_t handle, const GemmProblem& p) {
   return AUTOGEMM_STATUS_SUCCESS;
 }
 
+// What a call would run (autogemmExplain*): its arguments validated as the call validates them
+// (`types_check`: the element types' verdict, null for FP32), then the handle's choice for the
+// problem the call's kernel is chosen for (chosen_problem), cached as a call caches it.
+autogemmStatus_t explain_call(const char* where, autogemmHandle_t handle, autogemmOperation_t transa,
+                              autogemmOperation_t transb, int m, int n, int k, const void* A, int lda, const void* B,
+                              int ldb, const void* C, int ldc, GemmTypes types, const Validation* types_check,
+                              autogemmChoiceInfo_t* info) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, std::string(where) + ": invalid handle");
+  if (info == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, std::string(where) + ": info is null");
+  const float one = 1.0f;  // alpha and beta do not change the choice
+  if (const Validation v = validate_sgemm(transa, transb, m, n, k, &one, A, lda, B, ldb, &one, C, ldc); !v.ok())
+    return fail(v.status, std::string(where) + ": " + v.message);
+  if (types_check != nullptr && !types_check->ok())
+    return fail(types_check->status, std::string(where) + ": " + types_check->message);
+  *info = autogemmChoiceInfo_t{};
+  return guarded(where, [&] {
+    if (m == 0 || n == 0 || k == 0) return AUTOGEMM_STATUS_SUCCESS;  // nothing runs but a scale of C
+    DeviceGuard guard(handle->device);
+    const KernelChoice choice = handle->choose(
+        chosen_problem(call_problem(transa, transb, m, n, k, 1.0f, A, lda, B, ldb, 1.0f, const_cast<void*>(C), ldc, types)));
+    std::snprintf(info->kernel, sizeof info->kernel, "%.*s", static_cast<int>(choice.kernel->name.size()),
+                  choice.kernel->name.data());
+    std::snprintf(info->split, sizeof info->split, "%s", split_label(choice.split).c_str());
+    std::snprintf(info->source, sizeof info->source, "%s", choice.source);
+    info->time_us = choice.estimate_us;
+    info->measured = std::string_view(choice.source) != "untuned";
+    return AUTOGEMM_STATUS_SUCCESS;
+  });
+}
+
 }  // namespace
 
 extern "C" autogemmStatus_t autogemmCreateForDevice(autogemmHandle_t* handle, int device) {
@@ -212,27 +242,19 @@ extern "C" autogemmStatus_t autogemmExplainSgemm(autogemmHandle_t handle, autoge
                                                  autogemmOperation_t transb, int m, int n, int k, const float* A,
                                                  int lda, const float* B, int ldb, const float* C, int ldc,
                                                  autogemmChoiceInfo_t* info) {
-  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmExplainSgemm: invalid handle");
-  if (info == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmExplainSgemm: info is null");
-  const float one = 1.0f;  // alpha and beta do not change the choice
-  if (const Validation v =
-          validate_sgemm(transa, transb, m, n, k, &one, A, lda, B, ldb, &one, C, ldc);
-      !v.ok())
-    return fail(v.status, "autogemmExplainSgemm: " + v.message);
-  *info = autogemmChoiceInfo_t{};
-  return guarded("autogemmExplainSgemm", [&] {
-    if (m == 0 || n == 0 || k == 0) return AUTOGEMM_STATUS_SUCCESS;  // nothing runs but a scale of C
-    DeviceGuard guard(handle->device);
-    const KernelChoice choice =
-        handle->choose(call_problem(transa, transb, m, n, k, 1.0f, A, lda, B, ldb, 1.0f, const_cast<float*>(C), ldc));
-    std::snprintf(info->kernel, sizeof info->kernel, "%.*s", static_cast<int>(choice.kernel->name.size()),
-                  choice.kernel->name.data());
-    std::snprintf(info->split, sizeof info->split, "%s", split_label(choice.split).c_str());
-    std::snprintf(info->source, sizeof info->source, "%s", choice.source);
-    info->time_us = choice.estimate_us;
-    info->measured = std::string_view(choice.source) != "untuned";
-    return AUTOGEMM_STATUS_SUCCESS;
-  });
+  return explain_call("autogemmExplainSgemm", handle, transa, transb, m, n, k, A, lda, B, ldb, C, ldc, kF32Types,
+                      nullptr, info);
+}
+
+extern "C" autogemmStatus_t autogemmExplainGemmEx(autogemmHandle_t handle, autogemmOperation_t transa,
+                                                  autogemmOperation_t transb, int m, int n, int k, const void* A,
+                                                  cudaDataType_t Atype, int lda, const void* B, cudaDataType_t Btype,
+                                                  int ldb, const void* C, cudaDataType_t Ctype, int ldc,
+                                                  autogemmComputeType_t computeType, autogemmChoiceInfo_t* info) {
+  GemmTypes types;
+  const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, types);
+  return explain_call("autogemmExplainGemmEx", handle, transa, transb, m, n, k, A, lda, B, ldb, C, ldc, types, &v,
+                      info);
 }
 
 extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOperation_t transa,

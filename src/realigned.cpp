@@ -71,6 +71,11 @@ GemmProblem realigned_problem(const GemmProblem& p, const RealignPlan& plan, voi
   return q;
 }
 
+GemmProblem chosen_problem(const GemmProblem& p) {
+  if (p.types == kF32Types || tma_readable(p)) return p;
+  return realigned_problem(p, realign_plan(p), reinterpret_cast<void*>(uintptr_t{256}));
+}
+
 GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream) {
   const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
   const GemmProblem q = realigned_problem(p, plan, buffer);

@@ -39,6 +39,10 @@ RealignPlan realign_plan(const GemmProblem& p);
 /// The padded problem on the copies' addresses in `buffer`, without copying anything (what the
 /// kernel is chosen for; gemm-tune bench names the choice of a call from it).
 GemmProblem realigned_problem(const GemmProblem& p, const RealignPlan& plan, void* buffer);
+/// The problem a call's kernel is chosen for: `p` itself when it is FP32 or TMA-readable, else its
+/// padded problem on copies at a 256-byte aligned stand-in address (the buffer's alignment, which is
+/// all the choice depends on). autogemmExplain* and gemm-tune bench name a call's choice from it.
+GemmProblem chosen_problem(const GemmProblem& p);
 /// Zeroes the buffer where the plan pads, copies the planned operands into `buffer` on `stream` (C
 /// only when beta != 0 reads it) and returns realigned_problem.
 GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream);

@@ -115,7 +115,7 @@ AUTOGEMM_API autogemmStatus_t autogemmGemmEx(autogemmHandle_t handle, autogemmOp
                                              cudaDataType_t Btype, int ldb, const float* beta, void* C,
                                              cudaDataType_t Ctype, int ldc, autogemmComputeType_t computeType);
 
-/** What autogemmSgemm runs for a problem (autogemmExplainSgemm). */
+/** What autogemmSgemm or autogemmGemmEx runs for a problem (autogemmExplainSgemm, autogemmExplainGemmEx). */
 typedef struct {
   char kernel[160]; /**< the kernel instance's name, its database key ("" when nothing runs: m, n or k = 0) */
   char split[16];   /**< the split of K: "1", "8p" (8 splits, parallel reduction), "3s" (serial) */
@@ -131,6 +131,15 @@ AUTOGEMM_API autogemmStatus_t autogemmExplainSgemm(autogemmHandle_t handle, auto
                                                    autogemmOperation_t transb, int m, int n, int k, const float* A,
                                                    int lda, const float* B, int ldb, const float* C, int ldc,
                                                    autogemmChoiceInfo_t* info);
+
+/** The choice autogemmGemmEx makes for this call (its arguments but alpha and beta), as
+ *  autogemmExplainSgemm does for autogemmSgemm; for a problem the call runs on padded, aligned
+ *  copies, the choice for the padded problem. Validates the arguments as autogemmGemmEx does. */
+AUTOGEMM_API autogemmStatus_t autogemmExplainGemmEx(autogemmHandle_t handle, autogemmOperation_t transa,
+                                                    autogemmOperation_t transb, int m, int n, int k, const void* A,
+                                                    cudaDataType_t Atype, int lda, const void* B, cudaDataType_t Btype,
+                                                    int ldb, const void* C, cudaDataType_t Ctype, int ldc,
+                                                    autogemmComputeType_t computeType, autogemmChoiceInfo_t* info);
 
 /** A fixed English description of a status code; never null. */
 AUTOGEMM_API const char* autogemmGetStatusString(autogemmStatus_t status);

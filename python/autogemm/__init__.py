@@ -1,7 +1,7 @@
 """autogemm: tuned GEMMs for CUDA arrays from PyTorch, CuPy or another library that speaks DLPack.
 
     import autogemm
-    c = autogemm.matmul(a, b)              # a @ b, float32 CUDA arrays
+    c = autogemm.matmul(a, b)              # a @ b: float32, bfloat16 or float16 CUDA arrays
     autogemm.matmul(a, b, out=c, beta=1)   # c = a @ b + c
 
 Each call looks up the best kernel for its problem on its GPU in the tuning database (see
@@ -25,8 +25,14 @@ from . import _autogemm
 
 __version__ = _autogemm.version()
 
-#: The element types this build computes, as NumPy/PyTorch names.
-dtypes = ("float32",)
+#: The element types matmul takes, as NumPy/PyTorch names: float32 (FP32 on CUDA cores), bfloat16
+#: and float16 (tensor cores, FP32 accumulation; ``out`` of the operands' type or float32). The
+#: 16-bit types run where the library has code for the GPU (sm_90a builds on an H100); elsewhere a
+#: call raises RuntimeError (NOT_SUPPORTED) naming the type.
+dtypes = ("float32", "bfloat16", "float16")
+
+# gemm-tune's --dtype for each.
+_TUNE_DTYPES = {"float32": "f32", "bfloat16": "bf16", "float16": "f16"}
 
 _MODES = ("tuned", "heuristic", "online")
 
@@ -94,9 +100,11 @@ def matmul(a, b, *, out=None, alpha: float = 1.0, beta: float = 0.0):
     a is (M, K), b is (K, N), out (M, N); row-major arrays, transposed views and arrays with a
     padded row pitch are read in place (one of an array's strides must be 1). The result is written
     into ``out`` when given (beta = 0 never reads it), else into a new array of a's library. The
-    call is enqueued on PyTorch's or CuPy's current stream of a's device. Raises TypeError for
-    arrays that are not float32 CUDA arrays, ValueError for shapes, strides or arguments the GEMM
-    cannot take, RuntimeError for what fails on the GPU; each message names the bad value.
+    call is enqueued on PyTorch's or CuPy's current stream of a's device. a and b are of one type in
+    ``dtypes``; out is of theirs, or float32 for bfloat16/float16 operands (the FP32 sums unrounded).
+    Raises TypeError for arrays that are not CUDA arrays of such types, ValueError for shapes,
+    strides or arguments the GEMM cannot take, RuntimeError for what fails on the GPU; each message
+    names the bad value.
     """
     m, k = _shape2(a, "a")
     k2, n = _shape2(b, "b")
@@ -193,11 +201,12 @@ def tune(
     ``shapes``: a file written by ``record_untuned`` (or a JSON list of [M, N, K]), or row-major
     (M, N, K) triples, as ``a @ b`` with a (M, K) and b (K, N) runs them (``layout`` "nn" is the
     column-major call of contiguous arrays; "all" tunes all four). ``devices``: "0,1" or "all"
-    (default: the current GPU). Afterwards this process reads its databases anew, so the next calls
+    (default: the current GPU). ``dtype``: the operands' type of the listed shapes (a recorded file
+    carries each problem's own). Afterwards this process reads its databases anew, so the next calls
     use what was tuned. Raises RuntimeError when gemm-tune fails.
     """
     if dtype not in dtypes:
-        raise ValueError(f"dtype {dtype!r}: this build tunes {', '.join(dtypes)}")
+        raise ValueError(f"dtype {dtype!r} is not one of {', '.join(dtypes)}")
     cmd = [gemm_tune_path(), "tune"]
     if isinstance(shapes, (str, os.PathLike)):
         cmd += ["--shapes", os.fspath(shapes)]
@@ -207,7 +216,7 @@ def tune(
             raise ValueError("shapes must be a file or a non-empty list of (M, N, K) triples")
         for s in listed:
             cmd += ["--shape", ",".join(map(str, s))]
-        cmd += ["--layout", layout]
+        cmd += ["--layout", layout, "--dtype", _TUNE_DTYPES[dtype]]
     if db is not None:
         cmd += ["--db", os.fspath(db)]
     if devices is not None:

@@ -9,8 +9,10 @@ The ops ``autogemm::mm``, ``autogemm::addmm`` and ``autogemm::linear`` have fake
 (torch.compile traces them) and autograd formulas, and run on the current stream (CUDA graphs
 capture them once a first call on the capture stream, outside capture, has chosen the kernel and
 sized that stream's workspace: warm up on a stream s, then ``torch.cuda.graph(g, stream=s)``). A call autogemm does not
-serve (another dtype, a CPU tensor, batched matmul, keyword arguments it does not know) goes to
-PyTorch unchanged.
+serve (another dtype, a dtype the library has no kernel for on that GPU, a CPU tensor, batched
+matmul, keyword arguments it does not know) goes to PyTorch unchanged. Whether the library has
+kernels for bfloat16 and float16 on a device is asked once, by a GEMM of 8 x 8 x 8 on the first
+routed call of that type there (make it outside CUDA-graph capture, as the warm-up above does).
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def _run(a: torch.Tensor, b: torch.Tensor, out: torch.Tensor, alpha: float, beta
 
 @torch.library.custom_op("autogemm::mm", mutates_args=())
 def mm(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
-    """a @ b for 2-D float32 CUDA tensors."""
+    """a @ b for 2-D CUDA tensors of one type in autogemm.dtypes."""
     out = torch.empty((a.shape[0], b.shape[1]), dtype=a.dtype, device=a.device)
     return _run(a, b, out, 1.0, 0.0)
 
@@ -137,13 +139,35 @@ addmm.register_autograd(_addmm_backward, setup_context=_addmm_setup)
 linear.register_autograd(_linear_backward, setup_context=_linear_setup)
 
 
+_computes: dict = {}  # (dtype, device index) -> whether the library has kernels for it there
+
+
+def _computes_on(dtype: torch.dtype, device: torch.device) -> bool:
+    """Whether the library computes `dtype` on `device`: float32 always; the 16-bit types where it
+    has tensor-core code for the GPU (a GEMM of 8 x 8 x 8 answers, once)."""
+    if dtype == torch.float32:
+        return True
+    key = (dtype, device.index)
+    if key not in _computes:
+        a = torch.ones((8, 8), dtype=dtype, device=device)
+        try:
+            _run(a, a, torch.empty_like(a), 1.0, 0.0)
+            _computes[key] = True
+        except RuntimeError as e:
+            if "NOT_SUPPORTED" not in str(e):
+                raise
+            _computes[key] = False
+    return _computes[key]
+
+
 def _served(*tensors: torch.Tensor) -> bool:
-    """Whether autogemm takes these operands: CUDA tensors of one device in a type it computes."""
+    """Whether autogemm takes these operands: CUDA tensors of one device and one type it computes
+    there."""
     first = tensors[0]
     return all(
-        isinstance(t, torch.Tensor) and t.is_cuda and t.dtype in _DTYPES and t.device == first.device
+        isinstance(t, torch.Tensor) and t.is_cuda and t.dtype == first.dtype and t.device == first.device
         for t in tensors
-    )
+    ) and first.dtype in _DTYPES and _computes_on(first.dtype, first.device)
 
 
 def _two_d(*tensors) -> bool:

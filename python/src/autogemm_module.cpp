@@ -122,15 +122,27 @@ std::string dtype_name(nb::dlpack::dtype t) {
   return "type code " + std::to_string(t.code) + " of " + bits + " bits";
 }
 
-/// The checks every operand passes: float32, on a CUDA device (the same one for all).
-void check_operand(const Array& x, const char* name, int device) {
+/// The element types matmul takes, as cudaDataType_t (float32 through autogemmSgemm, bfloat16 and
+/// float16 through autogemmGemmEx with FP32 arithmetic).
+std::optional<cudaDataType_t> cuda_type(nb::dlpack::dtype t) {
+  if (t == nb::dtype<float>()) return CUDA_R_32F;
+  if (t.lanes == 1 && t.bits == 16 && t.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Bfloat)) return CUDA_R_16BF;
+  if (t.lanes == 1 && t.bits == 16 && t.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Float)) return CUDA_R_16F;
+  return std::nullopt;
+}
+
+/// The form every operand has: 2-D, of float32, bfloat16 or float16.
+void check_form(const Array& x, const char* name) {
   if (x.ndim() != 2)
     value_error(std::string(name) + " has " + std::to_string(x.ndim()) +
                 " dimensions: autogemm.matmul takes 2-D arrays");
-  if (x.dtype() != nb::dtype<float>())
+  if (!cuda_type(x.dtype()))
     type_error(std::string(name) + " is " + dtype_name(x.dtype()) +
-               ": autogemm.matmul computes float32 (bfloat16 and float16 run through the C API's "
-               "autogemmGemmEx, not yet through Python)");
+               ": autogemm.matmul computes float32, bfloat16 and float16");
+}
+
+/// Where every operand lives: on a CUDA device, the same one for all.
+void check_device(const Array& x, const char* name, int device) {
   if (x.device_type() != nb::device::cuda::value)
     type_error(std::string(name) + " is in " + device_name(x.device_type()) +
                ": autogemm runs on CUDA arrays (move it to the GPU first)");
@@ -159,20 +171,38 @@ int to_int(int64_t v, const char* what) {
   return static_cast<int>(v);
 }
 
-/// One column-major call: C (m x n) = op(A) op(B).
+/// One column-major call: C (m x n) = op(A) op(B), of A's and B's type and C's.
 struct Call {
   autogemmOperation_t transa, transb;
   int m, n, k, lda, ldb, ldc;
-  const float *a, *b;
-  float* c;
+  const void *a, *b;
+  void* c;
+  cudaDataType_t ab_type, c_type;
 };
+
+/// The element types of a @ b into out: a and b of one type; out of theirs, or float32 for 16-bit
+/// operands (FP32 accumulation written out unrounded).
+std::pair<cudaDataType_t, cudaDataType_t> call_types(const Array& a, const Array& b, const Array& out) {
+  const cudaDataType_t ta = *cuda_type(a.dtype()), tb = *cuda_type(b.dtype()), tc = *cuda_type(out.dtype());
+  if (ta != tb)
+    type_error("a is " + dtype_name(a.dtype()) + " and b is " + dtype_name(b.dtype()) +
+               ": autogemm.matmul takes operands of one type");
+  if (tc != ta && !(tc == CUDA_R_32F && ta != CUDA_R_32F))
+    type_error("out is " + dtype_name(out.dtype()) + " for " + dtype_name(a.dtype()) + " operands: out must be " +
+               dtype_name(a.dtype()) + (ta == CUDA_R_32F ? "" : " or float32"));
+  return {ta, tc};
+}
 
 /// The column-major call that computes out = a @ b (row-major semantics) in place.
 Call plan(const Array& a, const Array& b, const Array& out) {
   const int device = a.device_type() == nb::device::cuda::value ? a.device_id() : -1;
-  check_operand(a, "a", device);
-  check_operand(b, "b", device);
-  check_operand(out, "out", device);
+  check_form(a, "a");
+  check_form(b, "b");
+  check_form(out, "out");
+  const auto [ab_type, c_type] = call_types(a, b, out);
+  check_device(a, "a", device);
+  check_device(b, "b", device);
+  check_device(out, "out", device);
   const int64_t M = a.shape(0), K = a.shape(1), N = b.shape(1);
   if (b.shape(0) != static_cast<size_t>(K))
     value_error("a " + shape_text(a) + " and b " + shape_text(b) + " cannot be multiplied");
@@ -215,17 +245,23 @@ Call plan(const Array& a, const Array& b, const Array& out) {
           to_int(l.ld, transposed ? "b's pitch" : "a's pitch"),
           to_int(r.ld, transposed ? "a's pitch" : "b's pitch"),
           to_int(c.ld, "out's pitch"),
-          static_cast<const float*>(left.x.data()),
-          static_cast<const float*>(right.x.data()),
-          static_cast<float*>(out.data())};
+          left.x.data(),
+          right.x.data(),
+          out.data(),
+          ab_type,
+          c_type};
 }
 
 void matmul_into(const Array& a, const Array& b, Array& out, float alpha, float beta, uintptr_t stream) {
   const Call c = plan(a, b, out);
   std::lock_guard lock(g_mutex);
   autogemmHandle_t h = handle_for(a.device_id(), stream);
-  const autogemmStatus_t s = autogemmSgemm(h, c.transa, c.transb, c.m, c.n, c.k, &alpha, c.a, c.lda, c.b, c.ldb,
-                                           &beta, c.c, c.ldc);
+  const autogemmStatus_t s =
+      c.ab_type == CUDA_R_32F
+          ? autogemmSgemm(h, c.transa, c.transb, c.m, c.n, c.k, &alpha, static_cast<const float*>(c.a), c.lda,
+                          static_cast<const float*>(c.b), c.ldb, &beta, static_cast<float*>(c.c), c.ldc)
+          : autogemmGemmEx(h, c.transa, c.transb, c.m, c.n, c.k, &alpha, c.a, c.ab_type, c.lda, c.b, c.ab_type, c.ldb,
+                           &beta, c.c, c.c_type, c.ldc, AUTOGEMM_COMPUTE_32F);
   if (s != AUTOGEMM_STATUS_SUCCESS) raise_status(s, "autogemm.matmul");
 }
 
@@ -235,7 +271,11 @@ nb::dict explain(const Array& a, const Array& b, const Array& out, uintptr_t str
   {
     std::lock_guard lock(g_mutex);
     autogemmHandle_t h = handle_for(a.device_id(), stream);
-    check(autogemmExplainSgemm(h, c.transa, c.transb, c.m, c.n, c.k, c.a, c.lda, c.b, c.ldb, c.c, c.ldc, &info),
+    check(c.ab_type == CUDA_R_32F
+              ? autogemmExplainSgemm(h, c.transa, c.transb, c.m, c.n, c.k, static_cast<const float*>(c.a), c.lda,
+                                     static_cast<const float*>(c.b), c.ldb, static_cast<const float*>(c.c), c.ldc, &info)
+              : autogemmExplainGemmEx(h, c.transa, c.transb, c.m, c.n, c.k, c.a, c.ab_type, c.lda, c.b, c.ab_type,
+                                      c.ldb, c.c, c.c_type, c.ldc, AUTOGEMM_COMPUTE_32F, &info),
           "autogemm.explain");
   }
   auto op = [](autogemmOperation_t o) { return o == AUTOGEMM_OP_N ? "n" : "t"; };
@@ -245,7 +285,8 @@ nb::dict explain(const Array& a, const Array& b, const Array& out, uintptr_t str
   d["source"] = std::string(info.source);
   d["time_us"] = info.time_us;
   d["measured"] = info.measured != 0;
-  d["call"] = std::string(op(c.transa)) + op(c.transb) + " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) +
+  d["call"] = std::string(c.ab_type == CUDA_R_32F ? "" : c.ab_type == CUDA_R_16BF ? "bf16 " : "f16 ") +
+              (c.c_type == c.ab_type ? "" : "f32 out ") + op(c.transa) + op(c.transb) + " m=" + std::to_string(c.m) + " n=" + std::to_string(c.n) +
               " k=" + std::to_string(c.k) + " lda=" + std::to_string(c.lda) + " ldb=" + std::to_string(c.ldb) +
               " ldc=" + std::to_string(c.ldc);
   return d;

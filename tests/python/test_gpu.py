@@ -1,7 +1,8 @@
 """autogemm from PyTorch (and CuPy where installed) on a GPU, against float64 references: every
 layout NumPy semantics allow, odd sizes, out= with alpha and beta, the custom ops under
 torch.compile and CUDA-graph capture, autograd, streams, the routing of enable(), explain, and
-the record -> tune -> run workflow. Skipped without PyTorch or a CUDA device."""
+the record -> tune -> run workflow; then the same for every 16-bit type the library computes on
+the device (autogemm.dtypes). Skipped without PyTorch or a CUDA device."""
 
 import math
 import os
@@ -203,3 +204,112 @@ def test_cupy_arrays_where_installed():
     ref = a.astype(cupy.float64) @ b.astype(cupy.float64)
     assert isinstance(c, cupy.ndarray)
     assert float(cupy.linalg.norm(c - ref) / cupy.linalg.norm(ref)) <= bound(90)
+
+
+# The 16-bit types autogemm.dtypes lists that the library computes on this GPU (tensor-core code for
+# it compiled in); on others a call raises RuntimeError naming NOT_SUPPORTED (test below).
+HALF = [getattr(torch, name) for name in autogemm.dtypes if name != "float32"]
+COMPUTED = [t for t in HALF if agt._computes_on(t, DEV)]
+UNIT_ROUNDOFF = {torch.bfloat16: 2.0**-8, torch.float16: 2.0**-11, torch.float32: 0.0}
+
+
+def bound16(k, out_dtype):
+    """The library's bound for 16-bit operands: the FP32 sum's over K plus the output's rounding."""
+    return bound(k) + UNIT_ROUNDOFF[out_dtype]
+
+
+def rand16(dtype, *shape):
+    return rand(*shape).to(dtype)
+
+
+def views16(dtype, rows, cols):
+    """views(), in `dtype`; the pitches (cols + 5, rows + 3 elements) are not multiples of 16 bytes,
+    so those calls run on the library's padded, aligned copies."""
+    for name, x in views(rows, cols):
+        base = x if x.is_contiguous() or x.t().is_contiguous() else None
+        if base is not None:
+            yield name, x.to(dtype)
+        else:  # keep the padded pitch: convert the storage, then take the same view
+            parent = x._base if x._base is not None else x
+            yield name, parent.to(dtype).as_strided(x.shape, x.stride())
+
+
+@pytest.mark.parametrize("dtype", COMPUTED, ids=str)
+@pytest.mark.parametrize("m,n,k", [(1, 1, 1), (7, 13, 5), (129, 65, 33), (16, 1024, 512), (1000, 1000, 1000)])
+def test_16bit_matmul_every_layout_against_float64(dtype, m, n, k):
+    for a_name, a in views16(dtype, m, k):
+        for b_name, b in views16(dtype, k, n):
+            ref = a.double() @ b.double()
+            c = autogemm.matmul(a, b)
+            torch.cuda.synchronize()
+            assert c.shape == (m, n) and c.dtype == dtype
+            err = rel_error(c, ref)
+            assert err <= bound16(k, dtype), f"{dtype} {a_name} x {b_name}: {err}"
+
+
+@pytest.mark.parametrize("dtype", COMPUTED, ids=str)
+def test_16bit_out_in_float32_and_in_their_type_with_alpha_beta(dtype):
+    m, n, k = 77, 48, 301
+    a, b = rand16(dtype, m, k), rand16(dtype, k, n)
+    for out in (rand(m, n), rand(m, n).to(dtype), rand(n, m).t().to(dtype)):
+        c0 = out.clone().double()
+        autogemm.matmul(a, b, out=out, alpha=1.5, beta=-0.5)
+        torch.cuda.synchronize()
+        assert rel_error(out, 1.5 * (a.double() @ b.double()) - 0.5 * c0) <= bound16(k, out.dtype), out.dtype
+    poisoned = torch.full((m, n), float("nan"), device=DEV, dtype=dtype)
+    autogemm.matmul(a, b, out=poisoned, beta=0.0)  # beta = 0 never reads out
+    assert not torch.isnan(poisoned).any()
+    with pytest.raises(TypeError, match="a is .* and b is float32"):
+        autogemm.matmul(a, rand(k, n))
+
+
+@pytest.mark.parametrize("dtype", COMPUTED, ids=str)
+def test_16bit_explain_names_a_tensor_core_kernel(dtype):
+    a, b = rand16(dtype, 512, 256), rand16(dtype, 256, 384)
+    choice = autogemm.explain(a, b)
+    short = "bf16" if dtype == torch.bfloat16 else "f16"
+    assert choice.kernel.startswith(f"sm90_wgmma_{short}_"), choice
+    assert choice.call.startswith(f"{short} nn m=384 n=512 k=256"), choice
+
+
+@pytest.mark.parametrize("dtype", COMPUTED, ids=str)
+def test_16bit_compile_graph_and_linear_routing(dtype):
+    # torch.compile over the custom op.
+    a, b = rand16(dtype, 257, 128), rand16(dtype, 128, 64)
+    compiled = torch.compile(lambda x, y: torch.relu(torch.ops.autogemm.mm(x, y)), fullgraph=True)
+    c = compiled(a, b)
+    torch.cuda.synchronize()
+    assert c.dtype == dtype and rel_error(c, torch.relu(a.double() @ b.double())) <= bound16(128, dtype)
+    # CUDA-graph capture, an aligned problem and one on padded copies (k = 100: A's rows are 200 bytes).
+    for k in (256, 100):
+        x, w = rand16(dtype, 384, k), rand16(dtype, k, 128)
+        capture = torch.cuda.Stream()
+        capture.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(capture):
+            torch.ops.autogemm.mm(x, w)
+        capture.synchronize()
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph, stream=capture):
+            y = torch.ops.autogemm.mm(x, w)
+        x.copy_(rand16(dtype, 384, k))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert rel_error(y, x.double() @ w.double()) <= bound16(k, dtype), k
+    # enable(): F.linear with a bias, as a model's layers call it.
+    x, w, bias = rand16(dtype, 2, 5, 64), rand16(dtype, 24, 64), rand16(dtype, 24)
+    with agt.enabled():
+        y = torch.nn.functional.linear(x, w, bias)
+    torch.cuda.synchronize()
+    ref = torch.nn.functional.linear(x.double(), w.double(), bias.double())
+    assert y.dtype == dtype and rel_error(y, ref) <= bound16(64, dtype) + UNIT_ROUNDOFF[dtype]
+
+
+@pytest.mark.skipif(len(COMPUTED) == len(HALF), reason="the library computes every 16-bit type on this GPU")
+def test_16bit_types_without_kernels_raise_not_supported_and_route_to_pytorch():
+    dtype = next(t for t in HALF if t not in COMPUTED)
+    a = rand16(dtype, 8, 8)
+    with pytest.raises(RuntimeError, match="NOT_SUPPORTED"):
+        autogemm.matmul(a, a)
+    with agt.enabled():
+        c = torch.mm(a, a)  # PyTorch's
+    assert c.dtype == dtype

@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy")
 
 def test_imports_with_its_version_and_types():
     assert autogemm.__version__.count(".") == 2
-    assert "float32" in autogemm.dtypes
+    assert autogemm.dtypes == ("float32", "bfloat16", "float16")
 
 
 def test_cpu_arrays_are_refused_naming_the_operand():
@@ -23,8 +23,20 @@ def test_cpu_arrays_are_refused_naming_the_operand():
 def test_other_dtypes_are_refused():
     a = np.ones((4, 3), dtype=np.float64)
     b = np.ones((3, 5), dtype=np.float64)
-    with pytest.raises(TypeError, match="float32"):
+    with pytest.raises(TypeError, match="a is float64: autogemm.matmul computes float32, bfloat16 and float16"):
         autogemm.matmul(a, b)
+
+
+def test_mixed_types_are_refused_naming_both():
+    a = np.ones((4, 3), dtype=np.float16)
+    with pytest.raises(TypeError, match="a is float16 and b is float32"):
+        autogemm.matmul(a, np.ones((3, 5), dtype=np.float32))
+    b = np.ones((3, 5), dtype=np.float16)
+    # A 16-bit product may be written out in float32; a float32 product only in float32.
+    with pytest.raises(TypeError, match="out is float16 for float32 operands: out must be float32$"):
+        autogemm.matmul(a.astype(np.float32), b.astype(np.float32), out=np.empty((4, 5), dtype=np.float16))
+    with pytest.raises(TypeError, match="a is in the CPU"):
+        autogemm.matmul(a, b, out=np.empty((4, 5), dtype=np.float32))
 
 
 def test_shapes_that_do_not_multiply():
@@ -55,8 +67,8 @@ def test_settings_validate_their_values():
 
 
 def test_tune_validates_before_running_anything():
-    with pytest.raises(ValueError, match="bfloat16"):
-        autogemm.tune([(64, 64, 64)], dtype="bfloat16")
+    with pytest.raises(ValueError, match="float64"):
+        autogemm.tune([(64, 64, 64)], dtype="float64")
     with pytest.raises(ValueError, match="triples"):
         autogemm.tune([])
     with pytest.raises(ValueError, match="triples"):

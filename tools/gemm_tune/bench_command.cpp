@@ -176,11 +176,10 @@ Command add_bench_command(CLI::App& app) {
         if (!ok) ++failures;
 
         // The choice as the call made it: for a BF16/FP16 problem TMA cannot take as it is, the padded
-        // problem on aligned copies (realigned.hpp; 256 stands for the copies' 256-byte aligned buffer).
+        // problem on aligned copies (realigned.hpp).
         const GemmProblem gp = data.gemm_problem();
         const bool realigned = gp.types != kF32Types && !tma_readable(gp);
-        const GemmProblem chosen =
-            realigned ? realigned_problem(gp, realign_plan(gp), reinterpret_cast<void*>(uintptr_t{256})) : gp;
+        const GemmProblem chosen = chosen_problem(gp);
         const KernelChoice choice = handle->choose(chosen);
 
         const PairedTiming paired = time_interleaved(run_autogemm, run_cublas, stream, flusher, &clocks, timing);

@@ -1,14 +1,17 @@
 """The Python package's real client: a small GPT-2 built from a config with transformers (random
 weights, nothing downloaded), its forward pass with and without autogemm.torch.enable(), on one GPU.
 
-    python3 tools/python/model_check.py [--json FILE] [--record FILE] [--db FILE]
+    python3 tools/python/model_check.py [--dtype bfloat16|float32] [--json FILE] [--record FILE] [--db FILE]
 
-Checks the logits against PyTorch's (relative Frobenius error within FP32's bound over the widest K)
-and times the forward pass both ways (CUDA events, median of 20 after 5 warm-up passes): run eagerly,
-under a TorchFunctionMode that routes nothing (the routing's host cost), and captured in a CUDA graph
-(GPU time alone). --record
-writes the GEMM problems the model runs (for gemm-tune tune --shapes); --db reads a tuning database.
-FP32: the library computes float32 only (bfloat16 comes with the tensor-core kernels).
+The model runs in bfloat16 where the library computes it on the GPU (else float32; --dtype chooses).
+Checks the logits against PyTorch's: in float32, their relative Frobenius error within FP32's bound
+over the widest K; in bfloat16, PyTorch's own bfloat16 forward differs from the float32 model's by
+the type's rounding, so autogemm's bfloat16 logits must be as close to the float32 model's as
+PyTorch's are (at most 1.5 times their error), and within ten layers' worth of bfloat16 rounding of
+PyTorch's. Times the forward pass both ways (CUDA events, median of 20 after 5 warm-up passes): run
+eagerly, under a TorchFunctionMode that routes nothing (the routing's host cost), and captured in a
+CUDA graph (GPU time alone). --record writes the GEMM problems the model runs (for gemm-tune tune
+--shapes); --db reads a tuning database.
 """
 
 import argparse
@@ -80,27 +83,47 @@ def main():
     parser.add_argument("--layers", type=int, default=4)
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--seq", type=int, default=256)
+    parser.add_argument("--dtype", choices=["bfloat16", "float32"],
+                        help="the model's type (default: bfloat16 where the library computes it on the GPU)")
     args = parser.parse_args()
     if args.db:
         autogemm.set_database(args.db)
     if args.record:
         autogemm.record_untuned(args.record)
 
+    dtype_name = args.dtype or ("bfloat16" if agt._computes_on(torch.bfloat16, torch.device("cuda")) else "float32")
+    dtype = getattr(torch, dtype_name)
     torch.manual_seed(0)
     config = GPT2Config(n_layer=args.layers, n_embd=768, n_head=12, n_positions=1024, vocab_size=50257)
     model = GPT2LMHeadModel(config).cuda().eval()  # float32, random weights
     tokens = torch.randint(0, config.vocab_size, (args.batch, args.seq), device="cuda")
     torch.backends.cuda.matmul.allow_tf32 = False  # PyTorch's reference in pedantic FP32, as autogemm's
 
+    def relative(x, ref):
+        return ((x.double() - ref).norm() / ref.norm()).item()
+
     with torch.no_grad():
-        reference = model(tokens).logits.double()
-        with agt.enabled():
-            logits = model(tokens).logits
-        torch.cuda.synchronize()
-        err = ((logits.double() - reference).norm() / reference.norm()).item()
+        reference = model(tokens).logits.double()  # the float32 model
         widest_k = 4 * config.n_embd  # the MLP's second projection
-        # Each layer's GEMMs feed the next; the bound of one GEMM times the layers, with a margin of 10.
-        bound = 10 * args.layers * (1e-6 * math.sqrt(widest_k) + 1e-6)
+        extra = {}
+        if dtype == torch.float32:
+            with agt.enabled():
+                logits = model(tokens).logits
+            err = relative(logits, reference)
+            # Each layer's GEMMs feed the next; one GEMM's bound times the layers, with a margin of 10.
+            bound = 10 * args.layers * (1e-6 * math.sqrt(widest_k) + 1e-6)
+            ok = err <= bound
+        else:
+            model = model.to(dtype)
+            pytorch_logits = model(tokens).logits
+            with agt.enabled():
+                logits = model(tokens).logits
+            err = relative(logits, pytorch_logits.double())
+            bound = 10 * args.layers * 2.0**-8
+            extra = {"autogemm_vs_float32_model": relative(logits, reference),
+                     "pytorch_vs_float32_model": relative(pytorch_logits, reference)}
+            ok = err <= bound and extra["autogemm_vs_float32_model"] <= 1.5 * extra["pytorch_vs_float32_model"]
+        torch.cuda.synchronize()
         pytorch_ms = forward_times(model, tokens)
         with agt.enabled():
             autogemm_ms = forward_times(model, tokens)
@@ -112,9 +135,10 @@ def main():
 
     result = {
         "device": torch.cuda.get_device_name(),
-        "model": f"GPT-2 config, {args.layers} layers, 768 wide, batch {args.batch} x {args.seq} tokens, float32",
+        "model": f"GPT-2 config, {args.layers} layers, 768 wide, batch {args.batch} x {args.seq} tokens, {dtype_name}",
         "logits_relative_error": err,
         "bound": bound,
+        **extra,
         "forward_ms_pytorch": pytorch_ms,
         "forward_ms_autogemm": autogemm_ms,
         "forward_ms_pytorch_under_a_passthrough_mode": passthrough_ms,
@@ -128,8 +152,8 @@ def main():
     if args.json:
         with open(args.json, "w") as f:
             json.dump(result, f, indent=2)
-    if not err <= bound:
-        print(f"logits differ from PyTorch's by {err:.3g}, over the bound {bound:.3g}", file=sys.stderr)
+    if not ok:
+        print(f"logits differ from PyTorch's by {err:.3g} (bound {bound:.3g}); {extra}", file=sys.stderr)
         sys.exit(1)
 
 
