@@ -19,7 +19,9 @@ def main():
     ap.add_argument("--source", default="untuned")
     args = ap.parse_args()
     bench = load_json(args.bench)["results"]
-    tuned = {(p["layout"], p["m"], p["n"], p["k"]): p for p in load_json(args.exhaustive)["problems"] if "best" in p}
+    # A problem tuned as its padded form (BF16/FP16 on padded copies) is the caller's problem.
+    tuned = {(p["layout"], *(p["padded_from"][x] if "padded_from" in p else p[x] for x in "mnk")): p
+             for p in load_json(args.exhaustive)["problems"] if "best" in p}
     print("| layout | m×n×k (column-major) | untuned kernel | split | untuned µs | exhaustive best | split | best µs | quality |")
     print("|" + " --- |" * 9)
     qualities = []

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "check.hpp"
+#include "realigned.hpp"
 #include "status.hpp"
 
 namespace autogemm {
@@ -129,6 +130,20 @@ int tuned_alignment_class(const ColumnMajorProblem& p) {
   if (p.align != 0) return p.align;
   const int vector = 16 / data_type_bytes(p.types.a);  // elements in 16 bytes
   return p.lda % vector == 0 && p.ldb % vector == 0 ? vector : 1;
+}
+
+ColumnMajorProblem problem_as_called(const ColumnMajorProblem& p) {
+  if (p.types == kF32Types) return p;
+  GemmProblem g;
+  g.op_a = p.op_a, g.op_b = p.op_b, g.m = p.m, g.n = p.n, g.k = p.k;
+  const auto aligned = reinterpret_cast<void*>(uintptr_t{256});
+  g.a = aligned, g.lda = p.lda, g.b = aligned, g.ldb = p.ldb, g.c = aligned, g.ldc = p.ldc;
+  g.types = p.types;
+  const GemmProblem called = chosen_problem(g);
+  ColumnMajorProblem q = p;
+  q.m = called.m, q.n = called.n, q.k = called.k;
+  q.lda = static_cast<int>(called.lda), q.ldb = static_cast<int>(called.ldb), q.ldc = static_cast<int>(called.ldc);
+  return q;
 }
 
 ProblemData::ProblemData(const ColumnMajorProblem& p, uint64_t seed) : p_(p) {

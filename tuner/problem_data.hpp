@@ -31,6 +31,12 @@ struct ColumnMajorProblem {
 /// asks the database for this class.
 int tuned_alignment_class(const ColumnMajorProblem& p);
 
+/// The problem a call of `p` has its kernel chosen for, which is the one to tune: `p` itself, or,
+/// for a BF16/FP16 problem the tensor-core kernels cannot take as it is, its padded problem on
+/// aligned copies (realigned.hpp's chosen_problem: extents rounded up, leading dimensions of the
+/// copies). ProblemData's buffers start 256-byte aligned, as the copies do.
+ColumnMajorProblem problem_as_called(const ColumnMajorProblem& p);
+
 /// Row-major C[M,N] = A[M,K] . B[K,N] is column-major C^T (N x M) = B^T A^T: m = N, n = M, with
 /// `layout` giving the ops of the column-major call ("nn" = plain row-major A and B).
 ColumnMajorProblem to_column_major(const Shape& s, Op op_a, Op op_b);

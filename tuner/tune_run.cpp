@@ -52,7 +52,8 @@ TuneRunResult tune_problems(const std::vector<LabelledProblem>& problems, const 
           outcome.status = "time limit";
           continue;
         }
-        const ColumnMajorProblem& problem = problems[i].problem;
+        // A BF16/FP16 problem on padded copies is looked up by its padded form: tune that.
+        const ColumnMajorProblem problem = problem_as_called(problems[i].problem);
         // The class the problem is tuned and stored in (ProblemData), so problems of the scalar class
         // are found as tuned too.
         const int align = tuned_alignment_class(problem);

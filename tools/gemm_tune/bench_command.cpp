@@ -5,6 +5,7 @@
 // are checked against the float64 reference before their times count.
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -194,9 +195,11 @@ Command add_bench_command(CLI::App& app) {
         std::string lt_text = "-";
         if (o->cublaslt > 0 && p.types != kF32Types) {
           const CublasLtCandidates candidates(p, o->cublaslt);
+          // Fewer repetitions than the paired timing: up to 8 algorithms per problem.
           TimingOptions lt_timing;
-          lt_timing.max_reps = o->max_reps;
           lt_timing.min_reps = 10;
+          lt_timing.max_reps = std::min(o->max_reps, 30);
+          lt_timing.budget_ms = 50;
           const CublasLtBest lt =
               time_cublaslt_best(candidates, alpha, data.a(), data.b(), beta, data.c(), stream, flusher, lt_timing,
                                  [&] { fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream, p.types.c); },

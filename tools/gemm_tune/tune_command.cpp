@@ -113,6 +113,9 @@ nlohmann::json report_json(const Job& job, const ProblemReport& r, const std::st
                       {"pruned_budget", r.pruned_budget},
                       {"checked", r.results.size()},
                       {"seconds", r.seconds}};
+  // A BF16/FP16 problem tuned as the padded problem its calls run (problem_as_called).
+  if (r.problem.m != job.problem.m || r.problem.n != job.problem.n || r.problem.k != job.problem.k)
+    j["padded_from"] = {{"m", job.problem.m}, {"n", job.problem.n}, {"k", job.problem.k}};
   int fully = 0, failed = 0;
   for (const auto& c : r.results) fully += c.fully_timed, failed += !c.check_passed;
   j["fully_timed"] = fully;
