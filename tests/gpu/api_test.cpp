@@ -176,31 +176,6 @@ TEST_F(SgemmApiTest, UserStream) {
   check(AUTOGEMM_OP_N, AUTOGEMM_OP_N, 64, 64, 20000, 1.0f, 1.0f, 0, 0, 11100);  // split-k workspace on a stream
 }
 
-// Decode shapes (a few tokens as m of a `tn` call) run and match the reference, also m = 1 whose C
-// the call pads; autogemmExplainGemmEx names a tensor-core kernel and validates the types as the
-// call does.
-TEST_F(GemmExApiTest, DecodeShapesRunAndExplainNamesTheirKernel) {
-  if (!hopper()) GTEST_SKIP() << "the tensor-core family needs sm_90a";
-  const GemmTypes types{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
-  EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 16, 1024, 4096, 1.0f, 0.0f, 0, 3100), AUTOGEMM_STATUS_SUCCESS)
-      << autogemmGetLastErrorMessage();
-  EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 1, 512, 2048, 1.0f, 0.5f, 0, 3200), AUTOGEMM_STATUS_SUCCESS)
-      << autogemmGetLastErrorMessage();
-  DeviceBuffer<char> a(size_t(4096) * 16 * 2), b(size_t(4096) * 1024 * 2), c(size_t(16) * 1024 * 2);
-  autogemmChoiceInfo_t info;
-  ASSERT_EQ(autogemmExplainGemmEx(handle_, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 16, 1024, 4096, a.get(), CUDA_R_16BF, 4096,
-                                  b.get(), CUDA_R_16BF, 4096, c.get(), CUDA_R_16BF, 16, AUTOGEMM_COMPUTE_32F, &info),
-            AUTOGEMM_STATUS_SUCCESS)
-      << autogemmGetLastErrorMessage();
-  EXPECT_EQ(std::string(info.kernel).rfind("sm90_wgmma_bf16_bf16_", 0), 0u) << info.kernel;
-  EXPECT_STREQ(info.source, "untuned");
-  EXPECT_EQ(autogemmExplainGemmEx(handle_, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 16, 1024, 4096, a.get(), CUDA_R_32F, 4096,
-                                  b.get(), CUDA_R_16BF, 4096, c.get(), CUDA_R_16BF, 16, AUTOGEMM_COMPUTE_32F, &info),
-            AUTOGEMM_STATUS_NOT_SUPPORTED);
-  EXPECT_NE(std::string(autogemmGetLastErrorMessage()).find("autogemmExplainGemmEx: Atype"), std::string::npos)
-      << autogemmGetLastErrorMessage();
-}
-
 }  // namespace
 }  // namespace autogemm::testing
 
@@ -238,31 +213,6 @@ TEST_F(SgemmApiTest, ModesAndRecording) {
   unlink(path);
   autogemmSetRecordUntuned(handle_, nullptr);
   autogemmSetDatabasePath(handle_, nullptr);
-}
-
-// Decode shapes (a few tokens as m of a `tn` call) run and match the reference, also m = 1 whose C
-// the call pads; autogemmExplainGemmEx names a tensor-core kernel and validates the types as the
-// call does.
-TEST_F(GemmExApiTest, DecodeShapesRunAndExplainNamesTheirKernel) {
-  if (!hopper()) GTEST_SKIP() << "the tensor-core family needs sm_90a";
-  const GemmTypes types{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
-  EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 16, 1024, 4096, 1.0f, 0.0f, 0, 3100), AUTOGEMM_STATUS_SUCCESS)
-      << autogemmGetLastErrorMessage();
-  EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 1, 512, 2048, 1.0f, 0.5f, 0, 3200), AUTOGEMM_STATUS_SUCCESS)
-      << autogemmGetLastErrorMessage();
-  DeviceBuffer<char> a(size_t(4096) * 16 * 2), b(size_t(4096) * 1024 * 2), c(size_t(16) * 1024 * 2);
-  autogemmChoiceInfo_t info;
-  ASSERT_EQ(autogemmExplainGemmEx(handle_, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 16, 1024, 4096, a.get(), CUDA_R_16BF, 4096,
-                                  b.get(), CUDA_R_16BF, 4096, c.get(), CUDA_R_16BF, 16, AUTOGEMM_COMPUTE_32F, &info),
-            AUTOGEMM_STATUS_SUCCESS)
-      << autogemmGetLastErrorMessage();
-  EXPECT_EQ(std::string(info.kernel).rfind("sm90_wgmma_bf16_bf16_", 0), 0u) << info.kernel;
-  EXPECT_STREQ(info.source, "untuned");
-  EXPECT_EQ(autogemmExplainGemmEx(handle_, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 16, 1024, 4096, a.get(), CUDA_R_32F, 4096,
-                                  b.get(), CUDA_R_16BF, 4096, c.get(), CUDA_R_16BF, 16, AUTOGEMM_COMPUTE_32F, &info),
-            AUTOGEMM_STATUS_NOT_SUPPORTED);
-  EXPECT_NE(std::string(autogemmGetLastErrorMessage()).find("autogemmExplainGemmEx: Atype"), std::string::npos)
-      << autogemmGetLastErrorMessage();
 }
 
 }  // namespace
