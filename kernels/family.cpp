@@ -41,7 +41,10 @@ std::pair<int, int> extents_as_run(const KernelConfig& c, int m, int n) {
   return {m, n};
 }
 
+// A problem already run as its transpose stays as it is: workspace_size hands the run problem on to
+// the family, whose workspace query builds its launch parameters from it again.
 GemmProblem problem_as_run(const KernelConfig& c, const GemmProblem& problem) {
+  if (problem.c_transposed) return problem;
   return runs_transposed(c, problem.m, problem.n) ? transposed_problem(problem) : problem;
 }
 

@@ -427,6 +427,10 @@ TEST(Wgmma, RowMajorCInstanceRunsTheTransposedProblem) {
   EXPECT_EQ(run.c, p.c);
   EXPECT_EQ(run.ldc, 16);
   EXPECT_TRUE(run.c_transposed);
+  // The run problem is run as it stands (the workspace query builds launch parameters from it).
+  const GemmProblem as_run = problem_as_run(ct.config, p);
+  EXPECT_EQ(problem_as_run(ct.config, as_run).m, 4096);
+  EXPECT_EQ(launch_params(ct, as_run, {1, SplitKMode::kNone}).m, 4096);
   EXPECT_EQ(split_candidates(ct.config, 16, 4096, 4096, 132).size(), 1u);
   GemmProblem nn = p;
   nn.op_a = Op::N, nn.lda = 16;
