@@ -9,7 +9,9 @@ int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
 RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem) {
   RepackPlan plan;
-  if (kernel.is_gemv()) return plan;
+  // GEMV and wgmma instances read their operands in place (every layout has its wgmma instances;
+  // one of a row-major C names the transposed problem's layout, which is not the caller's).
+  if (kernel.is_gemv() || kernel.is_wgmma()) return plan;
   plan.a = problem.op_a == Op::T && kernel.op_a == Op::N;
   plan.b = problem.op_b == Op::N && kernel.op_b == Op::T;
   // A residue instance reads B with 16-byte copies at leading dimension 4·ldb: an N-major B whose

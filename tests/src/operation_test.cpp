@@ -432,6 +432,14 @@ TEST(Wgmma, RowMajorCInstanceRunsTheTransposedProblem) {
   EXPECT_EQ(problem_as_run(ct.config, as_run).m, 4096);
   EXPECT_EQ(launch_params(ct, as_run, {1, SplitKMode::kNone}).m, 4096);
   EXPECT_EQ(split_candidates(ct.config, 16, 4096, 4096, 132).size(), 1u);
+  // A `tt` problem runs as `nn`: read in place, nothing repacked.
+  const KernelInstance ct_nn = instance(wgmma_config(64, 16, 64, 0, 1, 1, WgmmaSchedule::kPingpong, Op::N, Op::N,
+                                                     DataType::kBF16, DataType::kBF16, 1, true));
+  GemmProblem tt = p;
+  tt.op_a = Op::T, tt.op_b = Op::T, tt.lda = 4096, tt.ldb = 4096;
+  EXPECT_EQ(cannot_implement(ct_nn, tt, h100()), "");
+  EXPECT_FALSE(repack_plan(ct_nn.config, tt).any());
+  EXPECT_EQ(workspace_size(ct_nn, tt, {1, SplitKMode::kNone}).repack_bytes, 0u);
   GemmProblem nn = p;
   nn.op_a = Op::N, nn.lda = 16;
   EXPECT_EQ(cannot_implement(ct, nn, h100()), "run as its transpose (4096 x 16): layout tn differs from the problem's tt");
