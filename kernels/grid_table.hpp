@@ -132,6 +132,10 @@ inline constexpr WgmmaTile kWgmmaTiles[] = {
     {64, 16, WgmmaSchedule::kPingpong, 1, 1, false, false, true},  {64, 32, WgmmaSchedule::kPingpong, 1, 1, false, false, true},
     {64, 64, WgmmaSchedule::kPingpong, 1, 1, false, false, true},  {128, 16, WgmmaSchedule::kStreamK, 1, 1, false, false, true},
     {128, 32, WgmmaSchedule::kStreamK, 1, 1, true, false, true},   {128, 64, WgmmaSchedule::kStreamK, 1, 1, false, false, true},
+    // Outputs a few columns wide (n = 1-32 tokens of a row-major `x·Wᵀ`): 16- and 32-wide N tiles, so
+    // the tensor cores do no more than 2x the useful work while the weights stream.
+    {64, 16, WgmmaSchedule::kPingpong, 1, 1, false},  {64, 32, WgmmaSchedule::kPingpong, 1, 1, false},
+    {128, 16, WgmmaSchedule::kStreamK, 1, 1, false},  {128, 32, WgmmaSchedule::kStreamK, 1, 1, false},
 };
 inline constexpr DataType kWgmmaOperandTypes[] = {DataType::kBF16, DataType::kF16};
 
@@ -178,8 +182,9 @@ inline std::vector<KernelConfig> enumerate_grid() {
       c.family = Family::kTma;
       if (is_valid(c)) out.push_back(c);
     }
-  // Tile outermost: a tile added at the end of kWgmmaTiles adds instances at the end, so the
-  // generator's files of the earlier ones stay as they are (no rebuild of their kernels).
+  // Tile outermost: a tile added at the end of kWgmmaTiles adds instances after the others; the
+  // generator deals kernels round-robin, so each of the 16 group files that gains one recompiles
+  // whole (adding 32 kernels rebuilt every group: about 25 minutes on 2 cores).
   for (const WgmmaTile& w : kWgmmaTiles)
     for (DataType t : kWgmmaOperandTypes)
       for (Op a : kOps)
