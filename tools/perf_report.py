@@ -215,7 +215,11 @@ def report(sets, args):
                   f"and C / {bench_table.BANDWIDTH_TBS} TB/s). Sets whose name ends in `untuned` ran with no database "
                   "(the untuned choice); the others with the table the commands below tuned "
                   f"(`{link(os.path.join(RESULTS, 'h100_tuning_table_tc.csv'), docs_dir)}`). `padded`: the call ran "
-                  "on padded, aligned copies of its operands (`src/realigned.hpp`).", "",
+                  "on padded, aligned copies of its operands (`src/realigned.hpp`). `cuBLASLt best`: the fastest of "
+                  "cuBLASLt's top 8 heuristic algorithms for the problem (`gemm-tune bench --cublaslt`), each "
+                  "checked, then timed alone after the paired timing: not interleaved, so where the paired "
+                  "repetitions ran under the power cap (the large problems) it may have met the GPU in another "
+                  "power state, and its ratio is not the paired one's.", "",
                   "```sh",
                   "gemm-tune tune --dtype bf16 --set seed; gemm-tune tune --dtype f16 --set seed",
                   "gemm-tune tune --dtype bf16 --set llm --layout tn; gemm-tune tune --dtype bf16 --set perf --layout all",
@@ -225,7 +229,9 @@ def report(sets, args):
                   "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
                   "--json docs/results/h100_bench_tc_bf16_llm_untuned.json",
                   "```", ""]
-        lines += [f"- {set_summary(name, doc)} (`{link(path, docs_dir)}`)"
+        # The build each file was measured with: its grid's size (files of older grids stay until re-measured).
+        lines += [f"- {set_summary(name, doc)} ({doc.get('kernels_compiled', '?')} kernel instances, {doc.get('date', '?')[:10]}; "
+                  f"`{link(path, docs_dir)}`)"
                   for (name, doc), path in zip(args.tensor_sets, args.tensor_paths)]
         for name, doc in args.tensor_sets:
             rows = [bench_table.problem_row(r) for r in doc["results"]]
