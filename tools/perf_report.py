@@ -223,7 +223,7 @@ def report(sets, args):
                   "```sh",
                   "gemm-tune tune --dtype bf16 --set seed; gemm-tune tune --dtype f16 --set seed",
                   "gemm-tune tune --dtype bf16 --set llm --layout tn; gemm-tune tune --dtype bf16 --set perf --layout all",
-                  "gemm-tune tune --dtype bf16 --shape 8192,8192,8192 --layout tn,nn",
+                  "gemm-tune tune --dtype bf16 --shape 4096,4096,4096 --shape 8192,8192,8192 --layout tn,nn",
                   "gemm-tune tune --dtype f16 --shape 4096,4096,4096 --shape 8192,8192,8192 --layout tn,nn",
                   "gemm-tune bench --dtype bf16 --set llm --layout tn --json docs/results/h100_bench_tc_bf16_llm.json  # and so on",
                   "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
