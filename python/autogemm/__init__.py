@@ -68,6 +68,8 @@ def _exportable(x):
 
 def _new_output(a, rows: int, cols: int):
     lib = _library(a)
+    if lib == "jax":
+        return _autogemm.empty_jax(a, rows, cols)
     if lib == "torch":
         import torch
 
@@ -100,7 +102,8 @@ def matmul(a, b, *, out=None, alpha: float = 1.0, beta: float = 0.0):
     a is (M, K), b is (K, N), out (M, N); row-major arrays, transposed views and arrays with a
     padded row pitch are read in place (one of an array's strides must be 1). The result is written
     into ``out`` when given (beta = 0 never reads it), else into a new array of a's library. The
-    call is enqueued on PyTorch's or CuPy's current stream of a's device. a and b are of one type in
+    call is enqueued on PyTorch's or CuPy's current stream of a's device (JAX arrays: the call waits
+    for a and b, runs on the default stream and returns when its new result is written). a and b are of one type in
     ``dtypes``; out is of theirs, or float32 for bfloat16/float16 operands (the FP32 sums unrounded).
     Raises TypeError for arrays that are not CUDA arrays of such types, ValueError for shapes,
     strides or arguments the GEMM cannot take, RuntimeError for what fails on the GPU; each message
@@ -110,13 +113,24 @@ def matmul(a, b, *, out=None, alpha: float = 1.0, beta: float = 0.0):
     k2, n = _shape2(b, "b")
     if k != k2:
         raise ValueError(f"a {tuple(a.shape)} and b {tuple(b.shape)} cannot be multiplied")
+    jax = _library(a) == "jax"
+    if jax and out is not None:
+        raise TypeError("out= cannot be a JAX array (JAX arrays are immutable): leave it unset for a new one")
     if out is None:
         if beta != 0:
             raise ValueError(f"beta = {beta} needs out= (the result is added to it)")
         out = _new_output(a, m, n)
     elif tuple(getattr(out, "shape", ())) != (m, n):
         raise ValueError(f"out is {tuple(getattr(out, 'shape', ()))}, a @ b is {(m, n)}")
-    _autogemm.matmul_into(_exportable(a), _exportable(b), out, float(alpha), float(beta), _device_stream(a))
+    if jax:
+        # JAX computes on streams of its own: its operands are ready first, its result when returned.
+        for x in (a, b):
+            if hasattr(x, "block_until_ready"):
+                x.block_until_ready()
+    stream = _device_stream(a)
+    _autogemm.matmul_into(_exportable(a), _exportable(b), out, float(alpha), float(beta), stream)
+    if jax:
+        _autogemm.synchronize(stream)
     return out
 
 

@@ -18,6 +18,8 @@
 #include <optional>
 #include <string>
 
+#include <cuda_runtime_api.h>
+
 #include "autogemm/autogemm.h"
 
 namespace nb = nanobind;
@@ -292,6 +294,29 @@ nb::dict explain(const Array& a, const Array& b, const Array& out, uintptr_t str
   return d;
 }
 
+/// A new rows x cols row-major CUDA array of `like`'s element type on `like`'s device, in device
+/// memory of the module's own (freed when the last reference goes), as a JAX array: JAX arrays are
+/// immutable, so a JAX result is written into memory JAX takes over through DLPack.
+nb::ndarray<nb::jax> empty_jax(const Array& like, int64_t rows, int64_t cols) {
+  if (like.device_type() != nb::device::cuda::value) type_error("a is not a CUDA array");
+  int previous = 0;
+  cudaGetDevice(&previous);
+  const int device = like.device_id();
+  const size_t bytes = static_cast<size_t>(std::max<int64_t>(rows * cols, 1)) * (like.dtype().bits / 8);
+  void* data = nullptr;
+  cudaError_t e = cudaSetDevice(device);
+  if (e == cudaSuccess) e = cudaMalloc(&data, bytes);
+  cudaSetDevice(previous);
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    throw std::runtime_error("autogemm.matmul: allocating the " + std::to_string(bytes) + "-byte result on CUDA device " +
+                             std::to_string(device) + " failed: " + cudaGetErrorString(e));
+  }
+  nb::capsule owner(data, [](void* p) noexcept { cudaFree(p); });
+  const size_t shape[2] = {static_cast<size_t>(rows), static_cast<size_t>(cols)};
+  return nb::ndarray<nb::jax>(data, 2, shape, owner, nullptr, like.dtype(), nb::device::cuda::value, device);
+}
+
 autogemmMode_t parse_mode(const std::string& mode) {
   if (mode == "tuned") return AUTOGEMM_MODE_TUNED;
   if (mode == "heuristic") return AUTOGEMM_MODE_HEURISTIC;
@@ -307,6 +332,13 @@ NB_MODULE(_autogemm, m) {
   m.def("matmul_into", &matmul_into, nb::arg("a"), nb::arg("b"), nb::arg("out").noconvert(), nb::arg("alpha"),
         nb::arg("beta"), nb::arg("stream"), "out = alpha * (a @ b) + beta * out on `stream` (a cudaStream_t as int)");
   m.def("explain", &explain, nb::arg("a"), nb::arg("b"), nb::arg("out"), nb::arg("stream"));
+  m.def("empty_jax", &empty_jax, nb::arg("like"), nb::arg("rows"), nb::arg("cols"),
+        "A new (rows, cols) JAX array of like's type on its device, uninitialized");
+  m.def("synchronize", [](uintptr_t stream) {
+    nb::gil_scoped_release release;
+    const cudaError_t e = cudaStreamSynchronize(reinterpret_cast<cudaStream_t>(stream));
+    if (e != cudaSuccess) throw std::runtime_error(std::string("autogemm: ") + cudaGetErrorString(e));
+  }, nb::arg("stream"), "Waits for the work on `stream` (a cudaStream_t as int)");
   m.def("set_mode", [](const std::string& mode) {
     const autogemmMode_t parsed = parse_mode(mode);
     change_settings([&](Settings& s) { s.mode = parsed; });

@@ -313,3 +313,29 @@ def test_16bit_types_without_kernels_raise_not_supported_and_route_to_pytorch():
     with agt.enabled():
         c = torch.mm(a, a)  # PyTorch's
     assert c.dtype == dtype
+
+
+def test_jax_arrays_where_installed():
+    os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # leave the GPU's memory to the others
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    np = pytest.importorskip("numpy")
+    if not any(d.platform == "gpu" for d in jax.devices()):
+        pytest.skip("JAX has no GPU here")
+    key = jax.random.PRNGKey(0)
+    ka, kb = jax.random.split(key)
+    types = [jnp.float32] + [getattr(jnp, str(t).removeprefix("torch.")) for t in COMPUTED]
+    for dtype in types:
+        a = jax.random.uniform(ka, (70, 90), minval=-1, maxval=1).astype(dtype)
+        b = jax.random.uniform(kb, (40, 90), minval=-1, maxval=1).astype(dtype).T  # a transpose, materialized by JAX
+        c = autogemm.matmul(a, b)
+        assert isinstance(c, jax.Array) and c.shape == (70, 40) and c.dtype == dtype
+        ref = np.asarray(a, dtype=np.float64) @ np.asarray(b, dtype=np.float64)
+        got = np.asarray(c, dtype=np.float64)
+        err = np.linalg.norm(got - ref) / np.linalg.norm(ref)
+        out_type = torch.float32 if dtype == jnp.float32 else getattr(torch, jnp.dtype(dtype).name)
+        assert err <= bound16(90, out_type), f"{dtype}: {err}"
+        # JAX computes on the result it took over.
+        assert abs(float(jnp.sum(c.astype(jnp.float32))) - got.sum()) <= 1e-3 * np.abs(got).sum()
+        with pytest.raises(TypeError, match="JAX arrays are immutable"):
+            autogemm.matmul(a, b, out=c)
