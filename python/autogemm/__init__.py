@@ -1,4 +1,4 @@
-"""autogemm: tuned GEMMs for CUDA arrays from PyTorch, CuPy or another library that speaks DLPack.
+"""autogemm: tuned GEMMs for CUDA arrays from PyTorch, CuPy, JAX or another library that speaks DLPack.
 
     import autogemm
     c = autogemm.matmul(a, b)              # a @ b: float32, bfloat16 or float16 CUDA arrays
