@@ -2,6 +2,7 @@
 #include "realigned.hpp"
 
 #include "family.hpp"
+#include "pad_copy.hpp"
 #include "status.hpp"
 
 namespace autogemm {
@@ -21,14 +22,6 @@ RealignPlan::Operand plan_operand(const void* base, int64_t ld, int64_t rows, in
   o.offset = static_cast<size_t>(round_up(static_cast<int64_t>(bytes), 256));
   bytes = o.offset + static_cast<size_t>(o.ld) * new_cols * element_bytes;
   return o;
-}
-
-void copy(void* dst, int64_t dst_ld, const void* src, int64_t src_ld, int64_t rows, int64_t cols, int element_bytes,
-          cudaStream_t stream) {
-  AUTOGEMM_CUDA_CHECK(cudaMemcpy2DAsync(dst, static_cast<size_t>(dst_ld) * element_bytes, src,
-                                        static_cast<size_t>(src_ld) * element_bytes,
-                                        static_cast<size_t>(rows) * element_bytes, static_cast<size_t>(cols),
-                                        cudaMemcpyDeviceToDevice, stream));
 }
 
 }  // namespace
@@ -52,7 +45,6 @@ RealignPlan realign_plan(const GemmProblem& p) {
     int& extent = o.extent == 'm' ? plan.m : o.extent == 'n' ? plan.n : plan.k;
     if (extent % o.multiple != 0) extent = static_cast<int>(round_up(extent, vec_ab));
   }
-  plan.padded = plan.m != p.m || plan.n != p.n || plan.k != p.k;
   plan.a = plan_operand(p.a, p.lda, a_n ? p.m : p.k, a_n ? p.k : p.m, a_n ? plan.m : plan.k, a_n ? plan.k : plan.m, ab,
                         plan.bytes);
   plan.b = plan_operand(p.b, p.ldb, b_n ? p.k : p.n, b_n ? p.n : p.k, b_n ? plan.k : plan.n, b_n ? plan.n : plan.k, ab,
@@ -79,19 +71,25 @@ GemmProblem chosen_problem(const GemmProblem& p) {
 GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream) {
   const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
   const GemmProblem q = realigned_problem(p, plan, buffer);
-  // Padded rows and columns of A and B must be zeros (finite: 0 x NaN would be NaN), and a padded C's
-  // extra outputs are never copied back.
-  if (plan.padded) AUTOGEMM_CUDA_CHECK(cudaMemsetAsync(buffer, 0, plan.bytes, stream));
-  if (plan.a.copied) copy(const_cast<void*>(q.a), q.lda, p.a, p.lda, plan.a.rows, plan.a.cols, ab, stream);
-  if (plan.b.copied) copy(const_cast<void*>(q.b), q.ldb, p.b, p.ldb, plan.b.rows, plan.b.cols, ab, stream);
-  if (plan.c.copied && p.beta != 0.0f) copy(q.c, q.ldc, p.c, p.ldc, plan.c.rows, plan.c.cols, cb, stream);
+  // Each copy fills its padded rows and columns with zeros in the same launch: a padded k then adds
+  // only zero products (0 x NaN would be NaN). A padded C's extra outputs are never copied back, and
+  // with beta = 0 C is not read, so it is not copied in.
+  const bool a_n = p.op_a == Op::N, b_n = p.op_b == Op::N;
+  if (plan.a.copied)
+    AUTOGEMM_CUDA_CHECK(launch_pad_copy(const_cast<void*>(q.a), q.lda, a_n ? q.m : q.k, a_n ? q.k : q.m, p.a, p.lda,
+                                        plan.a.rows, plan.a.cols, ab, stream));
+  if (plan.b.copied)
+    AUTOGEMM_CUDA_CHECK(launch_pad_copy(const_cast<void*>(q.b), q.ldb, b_n ? q.k : q.n, b_n ? q.n : q.k, p.b, p.ldb,
+                                        plan.b.rows, plan.b.cols, ab, stream));
+  if (plan.c.copied && p.beta != 0.0f)
+    AUTOGEMM_CUDA_CHECK(launch_pad_copy(q.c, q.ldc, q.m, q.n, p.c, p.ldc, plan.c.rows, plan.c.cols, cb, stream));
   return q;
 }
 
 void copy_back_c(const GemmProblem& original, const GemmProblem& copies, const RealignPlan& plan, cudaStream_t stream) {
   if (!plan.c.copied) return;
-  copy(original.c, original.ldc, copies.c, copies.ldc, plan.c.rows, plan.c.cols, data_type_bytes(original.types.c),
-       stream);
+  AUTOGEMM_CUDA_CHECK(launch_pad_copy(original.c, original.ldc, plan.c.rows, plan.c.cols, copies.c, copies.ldc,
+                                      plan.c.rows, plan.c.cols, data_type_bytes(original.types.c), stream));
 }
 
 }  // namespace autogemm

@@ -2,10 +2,11 @@
 // copies. TMA reads rows that start 16-byte aligned (base and leading dimension), and CUTLASS's TMA
 // kernels take each operand's contiguous extent (m of an op-N A and of C, k of a K-major operand, n
 // of an op-T B) in multiples of 16 bytes (wgmma_extent_rule). Such a problem's extents are rounded
-// up to that multiple, each operand that is misaligned or whose extents grew is copied
-// (cudaMemcpy2DAsync, any pitch and alignment) into the handle's realignment buffer, zeroed first so
-// that a padded k adds only zero products, the kernel runs on the copies, and a copied C's m x n
-// block is copied back. Never an error, never a wrong answer, at the price of a pass over the copies.
+// up to that multiple, each operand that is misaligned or whose extents grew is copied into the
+// handle's realignment buffer by one launch that also writes zeros in its added rows and columns
+// (pad_copy.hpp), so that a padded k adds only zero products; the kernel runs on the copies, and a
+// copied C's m x n block is copied back. Never an error, never a wrong answer, at the price of a pass
+// over the copies.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -32,7 +33,6 @@ struct RealignPlan {
   int m = 0, n = 0, k = 0;  // the padded problem's extents
   Operand a, b, c;
   size_t bytes = 0;
-  bool padded = false;  // some extent grew: the buffer is zeroed before the copies
 };
 RealignPlan realign_plan(const GemmProblem& p);
 
@@ -43,8 +43,8 @@ GemmProblem realigned_problem(const GemmProblem& p, const RealignPlan& plan, voi
 /// padded problem on copies at a 256-byte aligned stand-in address (the buffer's alignment, which is
 /// all the choice depends on). autogemmExplain* and gemm-tune bench name a call's choice from it.
 GemmProblem chosen_problem(const GemmProblem& p);
-/// Zeroes the buffer where the plan pads, copies the planned operands into `buffer` on `stream` (C
-/// only when beta != 0 reads it) and returns realigned_problem.
+/// Copies the planned operands into `buffer` on `stream`, zeros in their added rows and columns (C
+/// only when beta != 0 reads it), and returns realigned_problem.
 GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void* buffer, cudaStream_t stream);
 /// Copies a copied C's m x n block back into the caller's C.
 void copy_back_c(const GemmProblem& original, const GemmProblem& copies, const RealignPlan& plan, cudaStream_t stream);

@@ -1,0 +1,18 @@
+// The copy kernel of the padded, aligned operands (realigned.hpp): one launch copies a matrix into
+// a larger one and writes zeros in the rows and columns it adds, where a memset of the whole buffer
+// and a cudaMemcpy2DAsync took two launches and a second pass over the copy.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+namespace autogemm {
+
+/// dst (dst_rows x dst_cols, column-major, leading dimension dst_ld) = src (rows x cols, src_ld) in
+/// its top-left corner and zeros elsewhere; elements of `element_bytes` (2 or 4). dst_rows >= rows,
+/// dst_cols >= cols.
+cudaError_t launch_pad_copy(void* dst, int64_t dst_ld, int64_t dst_rows, int64_t dst_cols, const void* src,
+                            int64_t src_ld, int64_t rows, int64_t cols, int element_bytes, cudaStream_t stream);
+
+}  // namespace autogemm
