@@ -6,28 +6,42 @@
 namespace autogemm {
 namespace {
 
-// One element per thread per step, consecutive threads along the contiguous rows, so the reads of
-// a column and the writes of its copy are coalesced.
+constexpr int kThreads = 256;
+
+// Each thread writes 16 bytes of one column of dst (kPer elements of T, from row i0), reading them
+// from src one by one (src may have any pitch and alignment), zeros past src's rows or columns;
+// blockIdx.y walks the columns. dst's leading dimension is a multiple of 16 bytes and its base
+// 16-byte aligned (the realignment buffer's copies), so the store is one vector where the column
+// holds all kPer rows.
 template <class T>
-__global__ void pad_copy_kernel(T* __restrict__ dst, int64_t dst_ld, int64_t dst_rows, int64_t total,
-                                const T* __restrict__ src, int64_t src_ld, int64_t rows, int64_t cols) {
-  for (int64_t idx = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; idx < total;
-       idx += int64_t{gridDim.x} * blockDim.x) {
-    const int64_t i = idx % dst_rows, j = idx / dst_rows;
-    dst[i + j * dst_ld] = i < rows && j < cols ? src[i + j * src_ld] : T{0};
+__global__ void pad_copy_kernel(T* __restrict__ dst, int64_t dst_ld, int64_t dst_rows, int64_t dst_cols,
+                                const T* __restrict__ src, int64_t src_ld, int64_t rows, int64_t cols, bool vector) {
+  constexpr int kPer = 16 / sizeof(T);
+  const int64_t i0 = (blockIdx.x * int64_t{kThreads} + threadIdx.x) * kPer;
+  if (i0 >= dst_rows) return;
+  for (int64_t j = blockIdx.y; j < dst_cols; j += gridDim.y) {
+    alignas(16) T v[kPer];
+#pragma unroll
+    for (int e = 0; e < kPer; ++e) v[e] = i0 + e < rows && j < cols ? src[i0 + e + j * src_ld] : T{0};
+    T* out = dst + i0 + j * dst_ld;
+    if (vector && i0 + kPer <= dst_rows) {
+      *reinterpret_cast<uint4*>(out) = *reinterpret_cast<const uint4*>(v);
+    } else {
+      for (int e = 0; e < kPer && i0 + e < dst_rows; ++e) out[e] = v[e];
+    }
   }
 }
 
 template <class T>
 cudaError_t launch(void* dst, int64_t dst_ld, int64_t dst_rows, int64_t dst_cols, const void* src, int64_t src_ld,
                    int64_t rows, int64_t cols, cudaStream_t stream) {
-  const int64_t total = dst_rows * dst_cols;
-  if (total == 0) return cudaSuccess;
-  constexpr int kThreads = 256;
-  // Enough blocks for every SM several times over; the loop covers the rest.
-  const int64_t blocks = std::min<int64_t>((total + kThreads - 1) / kThreads, 132 * 16);
-  pad_copy_kernel<T><<<static_cast<unsigned>(blocks), kThreads, 0, stream>>>(
-      static_cast<T*>(dst), dst_ld, dst_rows, total, static_cast<const T*>(src), src_ld, rows, cols);
+  if (dst_rows == 0 || dst_cols == 0) return cudaSuccess;
+  constexpr int kPer = 16 / sizeof(T);
+  const bool vector = reinterpret_cast<uintptr_t>(dst) % 16 == 0 && dst_ld % kPer == 0;
+  const dim3 grid(static_cast<unsigned>((dst_rows + int64_t{kThreads} * kPer - 1) / (int64_t{kThreads} * kPer)),
+                  static_cast<unsigned>(std::min<int64_t>(dst_cols, 65535)));
+  pad_copy_kernel<T><<<grid, kThreads, 0, stream>>>(static_cast<T*>(dst), dst_ld, dst_rows, dst_cols,
+                                                    static_cast<const T*>(src), src_ld, rows, cols, vector);
   return cudaGetLastError();
 }
 
