@@ -269,6 +269,12 @@ def readme_block(sets, args):
         layouts = len({r["layout"] for r in doc["results"]})
         lines.append(f"| geometric mean, {name} set ({len(doc['results'])} problems"
                      + (f", {layouts} layouts" if layouts > 1 else "") + f") | | | **{g:.3f}×** |")
+    # The tensor-core sets, tuned, in one sentence: below cuBLAS today, and said so.
+    tensor = [(name, doc) for name, doc in args.tensor_sets if not name.endswith("untuned")]
+    if tensor:
+        lines += ["", "BF16/FP16 on tensor cores, tuned, against `cublasGemmEx` (geometric means): " + ", ".join(
+            f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
+            for name, doc in tensor) + "."]
     lines += ["", f"Every problem, the device and the method: [{os.path.relpath(args.out, readme_dir)}]"
                   f"({os.path.relpath(args.out, readme_dir)})."]
     return lines
