@@ -9,6 +9,21 @@
 namespace autogemm::db {
 namespace {
 
+// The best valid measurement per (device, problem): version 1 creates the view, version 4 makes it
+// again over its rebuilt problems table. A macro of literals, so that both migrations stay one string
+// literal each.
+#define AUTOGEMM_BEST_CONFIGS_VIEW \
+  "CREATE VIEW best_configs AS\n" \
+  "SELECT d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align,\n" \
+  "       m.kernel, m.splits, m.split_mode, m.median_us, m.tflops, m.measured_at\n" \
+  "FROM measurements m\n" \
+  "JOIN devices d ON d.id = m.device_id\n" \
+  "JOIN problems p ON p.id = m.problem_id\n" \
+  "WHERE m.check_passed = 1\n" \
+  "  AND m.id = (SELECT m2.id FROM measurements m2\n" \
+  "              WHERE m2.device_id = m.device_id AND m2.problem_id = m.problem_id AND m2.check_passed = 1\n" \
+  "              ORDER BY m2.median_us, m2.id LIMIT 1);\n"
+
 // Version 1: devices, problems, measurements, the best-per-problem view.
 constexpr const char* kMigration1 = R"sql(
 CREATE TABLE autogemm_meta (
@@ -64,17 +79,7 @@ CREATE TABLE measurements (
   UNIQUE (device_id, problem_id, kernel, splits, split_mode)
 );
 
-CREATE VIEW best_configs AS
-SELECT d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align,
-       m.kernel, m.splits, m.split_mode, m.median_us, m.tflops, m.measured_at
-FROM measurements m
-JOIN devices d ON d.id = m.device_id
-JOIN problems p ON p.id = m.problem_id
-WHERE m.check_passed = 1
-  AND m.id = (SELECT m2.id FROM measurements m2
-              WHERE m2.device_id = m.device_id AND m2.problem_id = m.problem_id AND m2.check_passed = 1
-              ORDER BY m2.median_us, m2.id LIMIT 1);
-)sql";
+)sql" AUTOGEMM_BEST_CONFIGS_VIEW;
 
 // Version 2: the result check's relative error and the measuring host as provenance, and an index
 // for the per-problem lookups of the runtime.
@@ -122,17 +127,7 @@ INSERT INTO problems_v4 (id, dtype, transa, transb, m, n, k, align)
 DROP VIEW best_configs;
 DROP TABLE problems;
 ALTER TABLE problems_v4 RENAME TO problems;
-CREATE VIEW best_configs AS
-SELECT d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align,
-       m.kernel, m.splits, m.split_mode, m.median_us, m.tflops, m.measured_at
-FROM measurements m
-JOIN devices d ON d.id = m.device_id
-JOIN problems p ON p.id = m.problem_id
-WHERE m.check_passed = 1
-  AND m.id = (SELECT m2.id FROM measurements m2
-              WHERE m2.device_id = m.device_id AND m2.problem_id = m.problem_id AND m2.check_passed = 1
-              ORDER BY m2.median_us, m2.id LIMIT 1);
-)sql";
+)sql" AUTOGEMM_BEST_CONFIGS_VIEW;
 
 constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "one migration per schema version");
