@@ -64,7 +64,7 @@ autogemmStatus_t run_gemm(autogemmHandle_t handle, const GemmProblem& p) {
     AUTOGEMM_CUDA_CHECK(launch_scale_c(p.types.c, p.m, p.n, p.beta, p.c, p.ldc, handle->stream));
     return AUTOGEMM_STATUS_SUCCESS;
   }
-  if (p.types == kF32Types || tma_readable(p)) {
+  if (!runs_on_copies(p)) {
     run_chosen(handle, p);
     return AUTOGEMM_STATUS_SUCCESS;
   }

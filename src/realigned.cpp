@@ -16,6 +16,7 @@ RealignPlan::Operand plan_operand(const void* base, int64_t ld, int64_t rows, in
                                   int64_t new_cols, int element_bytes, size_t& bytes) {
   RealignPlan::Operand o;
   o.rows = rows, o.cols = cols;
+  o.padded_rows = new_rows, o.padded_cols = new_cols;
   if (vector_aligned(base, ld, element_bytes) && new_rows == rows && new_cols == cols) return o;
   o.copied = true;
   o.ld = round_up(new_rows, 16 / element_bytes);
@@ -24,13 +25,23 @@ RealignPlan::Operand plan_operand(const void* base, int64_t ld, int64_t rows, in
   return o;
 }
 
-}  // namespace
-
+// Whether the tensor-core kernels take the problem as it is (no copy needed).
 bool tma_readable(const GemmProblem& p) {
   const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
   return vector_aligned(p.a, p.lda, ab) && vector_aligned(p.b, p.ldb, ab) && vector_aligned(p.c, p.ldc, cb) &&
          wgmma_extent_violation(p).empty();
 }
+
+// Copies `o` of the caller's problem (at `src`, `src_ld`) into its planned place at `dst`, `dst_ld`.
+void copy_in(const RealignPlan::Operand& o, void* dst, int64_t dst_ld, const void* src, int64_t src_ld,
+             int element_bytes, cudaStream_t stream) {
+  AUTOGEMM_CUDA_CHECK(launch_pad_copy(dst, dst_ld, o.padded_rows, o.padded_cols, src, src_ld, o.rows, o.cols,
+                                      element_bytes, stream));
+}
+
+}  // namespace
+
+bool runs_on_copies(const GemmProblem& p) { return p.types != kF32Types && !tma_readable(p); }
 
 RealignPlan realign_plan(const GemmProblem& p) {
   const int ab = data_type_bytes(p.types.a), cb = data_type_bytes(p.types.c);
@@ -64,7 +75,7 @@ GemmProblem realigned_problem(const GemmProblem& p, const RealignPlan& plan, voi
 }
 
 GemmProblem chosen_problem(const GemmProblem& p) {
-  if (p.types == kF32Types || tma_readable(p)) return p;
+  if (!runs_on_copies(p)) return p;
   return realigned_problem(p, realign_plan(p), reinterpret_cast<void*>(uintptr_t{256}));
 }
 
@@ -74,15 +85,9 @@ GemmProblem realign_operands(const GemmProblem& p, const RealignPlan& plan, void
   // Each copy fills its padded rows and columns with zeros in the same launch: a padded k then adds
   // only zero products (0 x NaN would be NaN). A padded C's extra outputs are never copied back, and
   // with beta = 0 C is not read, so it is not copied in.
-  const bool a_n = p.op_a == Op::N, b_n = p.op_b == Op::N;
-  if (plan.a.copied)
-    AUTOGEMM_CUDA_CHECK(launch_pad_copy(const_cast<void*>(q.a), q.lda, a_n ? q.m : q.k, a_n ? q.k : q.m, p.a, p.lda,
-                                        plan.a.rows, plan.a.cols, ab, stream));
-  if (plan.b.copied)
-    AUTOGEMM_CUDA_CHECK(launch_pad_copy(const_cast<void*>(q.b), q.ldb, b_n ? q.k : q.n, b_n ? q.n : q.k, p.b, p.ldb,
-                                        plan.b.rows, plan.b.cols, ab, stream));
-  if (plan.c.copied && p.beta != 0.0f)
-    AUTOGEMM_CUDA_CHECK(launch_pad_copy(q.c, q.ldc, q.m, q.n, p.c, p.ldc, plan.c.rows, plan.c.cols, cb, stream));
+  if (plan.a.copied) copy_in(plan.a, const_cast<void*>(q.a), q.lda, p.a, p.lda, ab, stream);
+  if (plan.b.copied) copy_in(plan.b, const_cast<void*>(q.b), q.ldb, p.b, p.ldb, ab, stream);
+  if (plan.c.copied && p.beta != 0.0f) copy_in(plan.c, q.c, q.ldc, p.c, p.ldc, cb, stream);
   return q;
 }
 

@@ -18,16 +18,18 @@
 
 namespace autogemm {
 
-/// Whether the tensor-core kernels take the problem as it is (no copy needed).
-bool tma_readable(const GemmProblem& p);
+/// Whether a call of `p` runs on padded, aligned copies: a BF16/FP16 problem the tensor-core kernels
+/// cannot take as it is.
+bool runs_on_copies(const GemmProblem& p);
 
 /// The padded extents, and which operands are copied at which leading dimension and offset in a
 /// buffer of `bytes`.
 struct RealignPlan {
   struct Operand {
     bool copied = false;
-    int64_t rows = 0, cols = 0;  // the stored matrix in the caller's problem
-    int64_t ld = 0;              // the copy's leading dimension
+    int64_t rows = 0, cols = 0;                // the stored matrix in the caller's problem
+    int64_t padded_rows = 0, padded_cols = 0;  // the copy's, in the padded problem
+    int64_t ld = 0;                            // the copy's leading dimension
     size_t offset = 0;           // 256-byte aligned
   };
   int m = 0, n = 0, k = 0;  // the padded problem's extents

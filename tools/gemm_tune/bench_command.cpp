@@ -179,7 +179,7 @@ Command add_bench_command(CLI::App& app) {
         // The choice as the call made it: for a BF16/FP16 problem TMA cannot take as it is, the padded
         // problem on aligned copies (realigned.hpp).
         const GemmProblem gp = data.gemm_problem();
-        const bool realigned = gp.types != kF32Types && !tma_readable(gp);
+        const bool realigned = runs_on_copies(gp);
         const GemmProblem chosen = chosen_problem(gp);
         const KernelChoice choice = handle->choose(chosen);
 
