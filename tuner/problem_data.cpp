@@ -132,14 +132,20 @@ int tuned_alignment_class(const ColumnMajorProblem& p) {
   return p.lda % vector == 0 && p.ldb % vector == 0 ? vector : 1;
 }
 
-ColumnMajorProblem problem_as_called(const ColumnMajorProblem& p) {
-  if (p.types == kF32Types) return p;
+namespace {
+// The library's problem of `p` on operands at `a`, `b` and `c` (alpha 1, beta 0).
+GemmProblem gemm_problem_on(const ColumnMajorProblem& p, const void* a, const void* b, void* c) {
   GemmProblem g;
   g.op_a = p.op_a, g.op_b = p.op_b, g.m = p.m, g.n = p.n, g.k = p.k;
-  const auto aligned = reinterpret_cast<void*>(uintptr_t{256});
-  g.a = aligned, g.lda = p.lda, g.b = aligned, g.ldb = p.ldb, g.c = aligned, g.ldc = p.ldc;
+  g.a = a, g.lda = p.lda, g.b = b, g.ldb = p.ldb, g.c = c, g.ldc = p.ldc;
   g.types = p.types;
-  const GemmProblem called = chosen_problem(g);
+  return g;
+}
+}  // namespace
+
+ColumnMajorProblem problem_as_called(const ColumnMajorProblem& p) {
+  const auto aligned = reinterpret_cast<void*>(uintptr_t{256});
+  const GemmProblem called = chosen_problem(gemm_problem_on(p, aligned, aligned, aligned));
   ColumnMajorProblem q = p;
   q.m = called.m, q.n = called.n, q.k = called.k;
   q.lda = static_cast<int>(called.lda), q.ldb = static_cast<int>(called.ldb), q.ldc = static_cast<int>(called.ldc);
@@ -185,13 +191,7 @@ void ProblemData::reset_c(cudaStream_t stream) {
                                       cudaMemcpyDeviceToDevice, stream));
 }
 
-GemmProblem ProblemData::gemm_problem() const {
-  GemmProblem g;
-  g.op_a = p_.op_a, g.op_b = p_.op_b, g.m = p_.m, g.n = p_.n, g.k = p_.k;
-  g.a = a_, g.lda = p_.lda, g.b = b_, g.ldb = p_.ldb, g.c = c_, g.ldc = p_.ldc;
-  g.types = p_.types;
-  return g;
-}
+GemmProblem ProblemData::gemm_problem() const { return gemm_problem_on(p_, a_, b_, c_); }
 
 double ProblemData::error(cudaStream_t stream) const {
   return relative_error(c_, p_.ldc, ref_, p_.m, p_.n, stream, p_.types.c);
