@@ -372,7 +372,8 @@ std::optional<std::string> invalid_entry_reason(const Entry& e) {
   if (!positive(e.device.sm_count)) return "device.sm_count: must be positive";
   if (e.device.memory_bytes <= 0 || e.device.l2_bytes <= 0) return "device.memory_bytes/l2_bytes: must be positive";
   if (!parse_types_key(e.problem.dtype))
-    return "problem.dtype: must be \"f32\" or a.b.c.compute of f32, f16, bf16 (such as \"bf16.bf16.f32.f32\"), got \"" +
+    return "problem.dtype: must be \"f32\" or a.b.c.compute of f32, f16, bf16 with compute f32, tf32 or 3xtf32 (such "
+           "as \"bf16.bf16.f32.f32\" or \"f32.f32.f32.tf32\"), got \"" +
            e.problem.dtype + "\"";
   if (e.problem.transa != 'n' && e.problem.transa != 't') return "problem.transa: must be \"n\" or \"t\"";
   if (e.problem.transb != 'n' && e.problem.transb != 't') return "problem.transb: must be \"n\" or \"t\"";

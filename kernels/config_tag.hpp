@@ -14,9 +14,10 @@ struct ConfigTag {
 
 /// A wgmma instance as a type (wgmma_config's arguments).
 template <int BM, int BN, int BK, int S, int CM, int CN, WgmmaSchedule Sched, Op OpA, Op OpB, DataType AB, DataType Out,
-          int Swizzle, bool CRowMajor = false>
+          int Swizzle, bool CRowMajor = false, ComputeType Compute = ComputeType::kF32>
 struct WgmmaTag {
-  static constexpr KernelConfig value = wgmma_config(BM, BN, BK, S, CM, CN, Sched, OpA, OpB, AB, Out, Swizzle, CRowMajor);
+  static constexpr KernelConfig value =
+      wgmma_config(BM, BN, BK, S, CM, CN, Sched, OpA, OpB, AB, Out, Swizzle, CRowMajor, Compute);
 };
 
 }  // namespace autogemm::detail

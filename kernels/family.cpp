@@ -51,7 +51,7 @@ GemmProblem problem_as_run(const KernelConfig& c, const GemmProblem& problem) {
 std::string cannot_implement(const KernelInstance& kernel, const GemmProblem& problem, const DeviceLimits& device,
                              RepackPolicy repack) {
   if (const char* why = invalid_reason(kernel.config)) return why;
-  if (kernel.config.types != problem.types)
+  if (!serves(kernel.config.types, problem.types))
     return "instance computes " + types_key(kernel.config.types) + ", the problem is " + types_key(problem.types);
   const GemmProblem run = problem_as_run(kernel.config, problem);
   const std::string why = family_of(kernel.config).cannot_implement(kernel.config, run, device, repack);
@@ -68,8 +68,11 @@ WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& o
   const KernelFamily& family = family_of(kernel.config);
   const GemmProblem problem = problem_as_run(kernel.config, original);
   WorkspaceNeeds needs;
-  needs.repack_bytes = repack_layout(problem, repack_plan(kernel.config, problem)).bytes;
-  family.add_workspace(kernel, problem, family.effective_split(kernel.config, requested), needs);
+  const RepackPlan plan = repack_plan(kernel.config, problem);
+  needs.repack_bytes = repack_layout(problem, plan).bytes;
+  // The family's workspace is that of the problem its kernel runs (a 3xTF32 instance's k is 3x).
+  family.add_workspace(kernel, repacked_problem(problem, plan, nullptr), family.effective_split(kernel.config, requested),
+                       needs);
   return needs;
 }
 

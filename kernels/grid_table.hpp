@@ -139,6 +139,26 @@ inline constexpr WgmmaTile kWgmmaTiles[] = {
 };
 inline constexpr DataType kWgmmaOperandTypes[] = {DataType::kBF16, DataType::kF16};
 
+/// wgmma instances of FP32 operands (TF32 and 3xTF32 arithmetic, FP32 output): K-major operands only
+/// (`tn`; other layouts run on K-major copies), each tile in both arithmetics where the validity rule
+/// allows (3xTF32's second set of accumulators leaves it the tiles of at most 64 per thread).
+struct WgmmaTf32Tile {
+  int bm, bn;
+  WgmmaSchedule schedule;
+  int cluster_m, cluster_n;
+  bool swizzles = false;
+};
+inline constexpr WgmmaTf32Tile kWgmmaTf32Tiles[] = {
+    {128, 256, WgmmaSchedule::kCooperative, 1, 1, true}, {256, 128, WgmmaSchedule::kCooperative, 1, 1, true},
+    {128, 256, WgmmaSchedule::kCooperative, 2, 1},       {128, 128, WgmmaSchedule::kCooperative, 1, 1, true},
+    {128, 128, WgmmaSchedule::kCooperative, 2, 1},       {256, 64, WgmmaSchedule::kCooperative, 1, 1},
+    {128, 128, WgmmaSchedule::kPingpong, 1, 1},          {64, 256, WgmmaSchedule::kPingpong, 1, 1},
+    {64, 128, WgmmaSchedule::kPingpong, 1, 1},           {128, 64, WgmmaSchedule::kPingpong, 1, 1},
+    {64, 64, WgmmaSchedule::kPingpong, 1, 1},            {128, 128, WgmmaSchedule::kStreamK, 1, 1},
+    {128, 64, WgmmaSchedule::kStreamK, 1, 1},
+};
+inline constexpr ComputeType kWgmmaTf32Arithmetics[] = {ComputeType::kTF32, ComputeType::k3xTF32};
+
 inline constexpr Op kOps[] = {Op::N, Op::T};
 inline constexpr int kAligns[] = {4, 1};
 
@@ -200,6 +220,17 @@ inline std::vector<KernelConfig> enumerate_grid() {
                 out.push_back(wgmma_config(w.bm, w.bn, 64, 0, w.cluster_m, w.cluster_n, w.schedule, a, b, t, out_type, sw,
                                            w.c_row_major));
           }
+  for (const WgmmaTf32Tile& w : kWgmmaTf32Tiles)
+    for (ComputeType arithmetic : kWgmmaTf32Arithmetics) {
+      const auto config = [&](int swizzle) {
+        return wgmma_config(w.bm, w.bn, 32, 0, w.cluster_m, w.cluster_n, w.schedule, Op::T, Op::N, DataType::kF32,
+                            DataType::kF32, swizzle, false, arithmetic);
+      };
+      if (!is_valid(config(1))) continue;
+      out.push_back(config(1));
+      if (w.swizzles)
+        for (int sw : kWgmmaSwizzles) out.push_back(config(sw));
+    }
   return out;
 }
 

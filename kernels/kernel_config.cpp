@@ -15,7 +15,9 @@ std::string wgmma_name(const KernelConfig& c) {
   char buf[128], stages[16] = "", swizzle[16] = "";
   if (c.stages != 0) std::snprintf(stages, sizeof stages, "_s%d", c.stages);
   if (c.swizzle != 1) std::snprintf(swizzle, sizeof swizzle, "_sw%d", c.swizzle);
-  std::snprintf(buf, sizeof buf, "sm90_wgmma_%s_%s_%dx%dx%d_c%dx%d_%s%s%s_%s_align%d%s", data_type_name(c.types.a),
+  // FP32 operands are named by their arithmetic ("tf32", "3xtf32"), 16-bit ones by their type.
+  const char* operands = c.types.a == DataType::kF32 ? compute_type_name(c.types.compute) : data_type_name(c.types.a);
+  std::snprintf(buf, sizeof buf, "sm90_wgmma_%s_%s_%dx%dx%d_c%dx%d_%s%s%s_%s_align%d%s", operands,
                 data_type_name(c.types.c), c.bm, c.bn, c.bk, c.cluster_m, c.cluster_n,
                 kScheduleNames[static_cast<int>(c.schedule)], stages, swizzle, layout_code(c.op_a, c.op_b).c_str(),
                 c.align, c.c_row_major ? "_ct" : "");
@@ -81,12 +83,16 @@ std::optional<KernelConfig> parse_wgmma_name(const std::string& s) {
   const bool c_row_major = std::string_view(rest + used) == "_ct";
   const auto op_a = parse_op(la), op_b = parse_op(lb);
   if (!op_a || !op_b) return std::nullopt;
-  const auto a = parse_data_type(ab), c_type = parse_data_type(out);
+  // The operands' field: a 16-bit type, or the arithmetic of FP32 operands.
+  const auto compute = parse_compute_type(ab);
+  const auto a = compute && *compute != ComputeType::kF32 ? std::optional<DataType>(DataType::kF32) : parse_data_type(ab);
+  const auto c_type = parse_data_type(out);
   if (!a || !c_type) return std::nullopt;
+  const ComputeType arithmetic = *a == DataType::kF32 ? *compute : ComputeType::kF32;
   for (int i = 0; i < 3; ++i) {
     if (std::string_view(sched) != kScheduleNames[i]) continue;
     const KernelConfig c = wgmma_config(bm, bn, bk, stages, cm, cn, static_cast<WgmmaSchedule>(i), *op_a, *op_b, *a,
-                                        *c_type, swizzle, c_row_major);
+                                        *c_type, swizzle, c_row_major, arithmetic);
     if (kernel_name(c) == s && is_valid(c)) return c;
   }
   return std::nullopt;

@@ -63,7 +63,8 @@ inline constexpr int kResidues = 4;
 /// The 256x128x16 8x16 tile ran 4096^3 in 2563 us against 2752 for the best kGemm instance
 /// (docs/decisions.md, TMA family on sm_90a).
 /// kWgmma: sm90_wgmma/wgmma_gemm.cuh (sm_90a), BF16 or FP16 operands on tensor cores (wgmma) with FP32
-/// accumulation, an output of the operands' type or FP32; CUTLASS's warp-specialized TMA kernels.
+/// accumulation, an output of the operands' type or FP32, or FP32 operands and output in TF32 or
+/// 3xTF32 arithmetic; CUTLASS's warp-specialized TMA kernels.
 /// Fields: bm x bn x bk tile, stages (0: as many as shared memory holds), cluster_m x cluster_n,
 /// schedule, ops, align = 16 bytes in elements, types; the warp and thread tiles are 0.
 enum class Family : int { kGemm = 0, kGemv = 1, kTma = 2, kWgmma = 3 };
@@ -256,17 +257,25 @@ constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b
 }
 
 /// A wgmma instance: tile bm x bn x bk, `stages` (0: as many as fit), cluster, schedule, layout and
-/// types (A and B of `operands`, C of `output`, FP32 arithmetic).
+/// types (A and B of `operands`, C of `output`, the arithmetic `compute`: FP32 for 16-bit operands,
+/// TF32 or 3xTF32 for FP32 ones).
 constexpr KernelConfig wgmma_config(int bm, int bn, int bk, int stages, int cluster_m, int cluster_n,
                                     WgmmaSchedule schedule, Op op_a, Op op_b, DataType operands, DataType output,
-                                    int swizzle = 1, bool c_row_major = false) {
+                                    int swizzle = 1, bool c_row_major = false,
+                                    ComputeType compute = ComputeType::kF32) {
   KernelConfig c{bm, bn, bk, 0, 0, 0, 0, stages, 1, op_a, op_b, 16 / (operands == DataType::kF32 ? 4 : 2),
                  Family::kWgmma};
-  c.types = GemmTypes{operands, operands, output, ComputeType::kF32};
+  c.types = GemmTypes{operands, operands, output, compute};
   c.cluster_m = cluster_m, c.cluster_n = cluster_n, c.schedule = schedule, c.swizzle = swizzle;
   c.c_row_major = c_row_major;
   return c;
 }
+
+/// Whether a wgmma instance reads FP32 operands (TF32 or 3xTF32 arithmetic). Such an instance reads
+/// both K-major (`tn`), the only layout TF32 wgmma takes from shared memory: CUTLASS's other
+/// layouts hold A in registers and serialize the wgmma pipeline. Problems of other layouts, and every
+/// 3xTF32 problem (its operands split into TF32 parts), run on K-major copies (operand_repack.hpp).
+constexpr bool is_tf32_wgmma(const KernelConfig& c) { return c.is_wgmma() && c.types.a == DataType::kF32; }
 
 /// The validity rule of GEMV instances (see invalid_reason).
 constexpr const char* invalid_gemv_reason(const KernelConfig& c) {
@@ -327,12 +336,21 @@ constexpr const char* invalid_tma_reason(const KernelConfig& c) {
 /// warp-specialized schedules take, and registers for the accumulators.
 constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
   const GemmTypes& t = c.types;
-  if (t.a != t.b || (t.a != DataType::kBF16 && t.a != DataType::kF16) || (t.c != t.a && t.c != DataType::kF32))
-    return "wgmma instance: A and B both bf16 or both f16, C of their type or f32";
+  const bool tf32 = t.a == DataType::kF32;
+  if (tf32) {
+    if (t.b != t.a || t.c != DataType::kF32 || t.compute == ComputeType::kF32)
+      return "wgmma instance of FP32 operands: A, B and C f32 with TF32 or 3xTF32 arithmetic";
+    if (c.op_a != Op::T || c.op_b != Op::N || c.c_row_major)
+      return "wgmma instance of FP32 operands reads A and B K-major (tn) and writes C column-major";
+  } else if (t.a != t.b || (t.a != DataType::kBF16 && t.a != DataType::kF16) || (t.c != t.a && t.c != DataType::kF32) ||
+             t.compute != ComputeType::kF32) {
+    return "wgmma instance: A and B both bf16 or both f16, C of their type or f32, FP32 arithmetic";
+  }
   if (c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 || c.min_blocks != 1 || c.slices != 1 || c.residues != 1)
     return "wgmma instance has no warp or thread tile, min blocks 1, one k-slice, no residues";
-  if (c.align != 16 / data_type_bytes(t.a)) return "wgmma instance reads 16-byte aligned operands (align 8)";
-  if (c.bk != 64) return "wgmma instance: BK must be 64 (one 128-byte swizzled row of 16-bit elements)";
+  if (c.align != 16 / data_type_bytes(t.a)) return "wgmma instance reads 16-byte aligned operands (align 8, 4 for f32)";
+  if (c.bk * data_type_bytes(t.a) != 128)
+    return "wgmma instance: BK must fill one 128-byte swizzled row (64 16-bit or 32 FP32 elements)";
   if (c.bn != 16 && c.bn != 32 && c.bn != 64 && c.bn != 128 && c.bn != 192 && c.bn != 256)
     return "wgmma instance: BN must be 16, 32, 64, 128, 192 or 256";
   if (c.schedule == WgmmaSchedule::kPingpong) {
@@ -340,8 +358,10 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
   } else if (c.bm != 128 && c.bm != 256) {
     return "cooperative wgmma instance: BM must be 128 or 256 (two warpgroups of 64 or 128 rows)";
   }
+  // 3xTF32 promotes each k-tile's tensor-core sums into a second set of FP32 accumulators.
   const int rows_per_warpgroup = c.schedule == WgmmaSchedule::kPingpong ? c.bm : c.bm / 2;
-  if (rows_per_warpgroup * c.bn / 128 > kWgmmaMaxAccumulators)
+  const int accumulator_sets = t.compute == ComputeType::k3xTF32 ? 2 : 1;
+  if (accumulator_sets * rows_per_warpgroup * c.bn / 128 > kWgmmaMaxAccumulators)
     return "wgmma instance: more than 128 accumulators per consumer thread spill registers";
   if (!((c.cluster_m == 1 && c.cluster_n == 1) || (c.cluster_m == 2 && c.cluster_n == 1) ||
         (c.cluster_m == 1 && c.cluster_n == 2)))

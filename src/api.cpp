@@ -48,6 +48,11 @@ GemmProblem call_problem(autogemmOperation_t transa, autogemmOperation_t transb,
   return p;
 }
 
+// FP32 operands and output in the handle's math mode (autogemmSgemm).
+GemmTypes fp32_types(autogemmHandle_t handle) {
+  return GemmTypes{DataType::kF32, DataType::kF32, DataType::kF32, handle->fp32_math()};
+}
+
 // The chosen kernel on a problem with work to do.
 void run_chosen(autogemmHandle_t handle, const GemmProblem& p) {
   const KernelChoice choice = handle->choose(p);
@@ -184,6 +189,28 @@ extern "C" autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMod
   return AUTOGEMM_STATUS_SUCCESS;
 }
 
+extern "C" autogemmStatus_t autogemmSetMathMode(autogemmHandle_t handle, autogemmMath_t mode) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetMathMode: invalid handle");
+  if (mode != AUTOGEMM_MATH_PEDANTIC && mode != AUTOGEMM_MATH_FP32_EMULATED && mode != AUTOGEMM_MATH_TF32)
+    return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmSetMathMode: mode = " + std::to_string(static_cast<int>(mode)) +
+                                                   " is not PEDANTIC (0), FP32_EMULATED (1) or TF32 (2)");
+  std::lock_guard lock(handle->mutex);
+  handle->selector.settings.fp32_math = mode == AUTOGEMM_MATH_PEDANTIC        ? ComputeType::kF32
+                                        : mode == AUTOGEMM_MATH_FP32_EMULATED ? ComputeType::k3xTF32
+                                                                              : ComputeType::kTF32;
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
+extern "C" autogemmStatus_t autogemmGetMathMode(autogemmHandle_t handle, autogemmMath_t* mode) {
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmGetMathMode: invalid handle");
+  if (mode == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmGetMathMode: mode is a null pointer");
+  const ComputeType math = handle->fp32_math();
+  *mode = math == ComputeType::kF32       ? AUTOGEMM_MATH_PEDANTIC
+          : math == ComputeType::k3xTF32 ? AUTOGEMM_MATH_FP32_EMULATED
+                                         : AUTOGEMM_MATH_TF32;
+  return AUTOGEMM_STATUS_SUCCESS;
+}
+
 extern "C" autogemmStatus_t autogemmSetOnlineBudget(autogemmHandle_t handle, double milliseconds) {
   if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetOnlineBudget: invalid handle");
   if (!(milliseconds >= 0) || !std::isfinite(milliseconds))
@@ -242,8 +269,9 @@ extern "C" autogemmStatus_t autogemmExplainSgemm(autogemmHandle_t handle, autoge
                                                  autogemmOperation_t transb, int m, int n, int k, const float* A,
                                                  int lda, const float* B, int ldb, const float* C, int ldc,
                                                  autogemmChoiceInfo_t* info) {
-  return explain_call("autogemmExplainSgemm", handle, transa, transb, m, n, k, A, lda, B, ldb, C, ldc, kF32Types,
-                      nullptr, info);
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmExplainSgemm: invalid handle");
+  return explain_call("autogemmExplainSgemm", handle, transa, transb, m, n, k, A, lda, B, ldb, C, ldc,
+                      fp32_types(handle), nullptr, info);
 }
 
 extern "C" autogemmStatus_t autogemmExplainGemmEx(autogemmHandle_t handle, autogemmOperation_t transa,
@@ -252,7 +280,8 @@ extern "C" autogemmStatus_t autogemmExplainGemmEx(autogemmHandle_t handle, autog
                                                   int ldb, const void* C, cudaDataType_t Ctype, int ldc,
                                                   autogemmComputeType_t computeType, autogemmChoiceInfo_t* info) {
   GemmTypes types;
-  const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, types);
+  if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmExplainGemmEx: invalid handle");
+  const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, handle->fp32_math(), types);
   return explain_call("autogemmExplainGemmEx", handle, transa, transb, m, n, k, A, lda, B, ldb, C, ldc, types, &v,
                       info);
 }
@@ -265,7 +294,8 @@ extern "C" autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpera
   if (const Validation v = validate_sgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); !v.ok())
     return fail(v.status, "autogemmSgemm: " + v.message);
   return guarded("autogemmSgemm", [&] {
-    return run_gemm(handle, call_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc));
+    return run_gemm(handle,
+                    call_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc, fp32_types(handle)));
   });
 }
 
@@ -278,7 +308,7 @@ extern "C" autogemmStatus_t autogemmGemmEx(autogemmHandle_t handle, autogemmOper
   if (const Validation v = validate_sgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); !v.ok())
     return fail(v.status, "autogemmGemmEx: " + v.message);
   GemmTypes types;
-  if (const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, types); !v.ok())
+  if (const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, handle->fp32_math(), types); !v.ok())
     return fail(v.status, "autogemmGemmEx: " + v.message);
   return guarded("autogemmGemmEx", [&] {
     return run_gemm(handle, call_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc, types));

@@ -205,13 +205,16 @@ double relative_error(const void* c, int64_t ldc, const double* ref, int m, int 
 }
 
 double error_bound(int k, const GemmTypes& types) {
-  if (types.compute != ComputeType::kF32)
+  if (!is_known_combination(types))
     throw StatusError(AUTOGEMM_STATUS_NOT_SUPPORTED, "the result check has no error bound for types " + types_key(types));
   // Rounding each output once to C's type moves it by at most its unit roundoff, so the Frobenius
   // norm of the rounding errors is at most that times ||ref||: 2^-24 for FP32 (inside the FP32
   // term), 2^-11 for FP16, 2^-8 for BF16. BF16 and FP16 products are exact in FP32, so the sum's
-  // error is FP32's.
+  // error is FP32's; so are 3xTF32's, whose split operands carry 22 of FP32's 24 bits (the dropped
+  // a_lo·b_lo and the parts' rounding: about 2^-22 of each product). TF32 reads each operand
+  // truncated to 11 significant bits: each product within 2^-9 of its value.
   const double accumulation = 1e-6 * std::sqrt(static_cast<double>(k)) + 1e-6;
+  if (types.compute == ComputeType::kTF32) return 0x1.0p-9 + accumulation;
   switch (types.c) {
     case DataType::kF32: return accumulation;
     case DataType::kF16: return 0x1.0p-11 + accumulation;

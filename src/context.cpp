@@ -32,6 +32,11 @@ KernelChoice autogemmContext::choose(const GemmProblem& problem) {
   return selector.choose(problem, stream, workspace_);
 }
 
+ComputeType autogemmContext::fp32_math() {
+  std::lock_guard lock(mutex);
+  return selector.settings.fp32_math;
+}
+
 Workspace autogemmContext::workspace(WorkspaceNeeds needs) {
   std::lock_guard lock(mutex);
   return workspace_.get(needs, stream);

@@ -36,6 +36,8 @@ struct autogemmContext {
   /// A device buffer of at least `bytes`, 256-byte aligned, for aligned copies of operands, under the
   /// handle's mutex. It only grows (GrowingWorkspace).
   void* realign_buffer(size_t bytes);
+  /// The arithmetic of the handle's FP32 GEMMs (its math mode), under the handle's mutex.
+  autogemm::ComputeType fp32_math();
   /// Forgets cached choices (after a settings change).
   void clear_choices();
 };

@@ -106,9 +106,13 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
 /// The tensor cores of an sm_90 SM do 16x its FP32 lanes' FMAs on BF16/FP16 (989 vs 62 dense
 /// TFLOP/s at the same clock); the tile efficiencies are rough (CUTLASS's 128x256 tiles reach about
 /// 80% of peak on 4096^3, smaller tiles feed the tensor cores less per byte of shared memory).
+/// TF32 runs at half that rate (494 dense TFLOP/s), and a 3xTF32 instance's main loop runs its split
+/// copies' 3 x k (rounded up to 4), their copy priced by repack_estimate_us.
 double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice split, const DeviceModel& device) {
-  constexpr double kTensorCoreRatio = 16.0, kLaunchUs = 4.0;
-  const double tensor_rate = device.fma_per_us_per_sm * kTensorCoreRatio;
+  constexpr double kLaunchUs = 4.0;
+  const double tensor_ratio = c.types.a == DataType::kF32 ? 8.0 : 16.0;
+  if (c.types.compute == ComputeType::k3xTF32) k = 3 * ((k + 3) / 4 * 4);
+  const double tensor_rate = device.fma_per_us_per_sm * tensor_ratio;
   const int area = c.bm * c.bn;
   double efficiency = area >= 128 * 256 ? 0.82 : area >= 128 * 128 ? 0.74 : 0.6;
   if (c.schedule == WgmmaSchedule::kPingpong) efficiency += 0.03;  // epilogues hidden behind main loops

@@ -46,7 +46,7 @@ cudaError_t run(const KernelInstance& kernel, const GemmProblem& original, Split
     const auto max_window = static_cast<size_t>(current_device_attribute<cudaDevAttrMaxAccessPolicyWindowSize>());
     if (!enabled || p.stream_window_bytes > max_window) p.stream_window = nullptr, p.stream_window_bytes = 0;
   }
-  const WorkspaceNeeds needs = workspace_size(kernel, problem, {p.splits, p.mode});
+  const WorkspaceNeeds needs = workspace_size(kernel, original, {p.splits, p.mode});
   const bool holds = ws.partial_bytes >= needs.partial_bytes && ws.semaphore_count >= needs.semaphore_count;
   if (!holds && !needs.streamk_optional) return cudaErrorInvalidValue;
   p.partials = ws.partials;

@@ -19,7 +19,8 @@
 namespace autogemm {
 
 /// Whether a call of `p` runs on padded, aligned copies: a BF16/FP16 problem the tensor-core kernels
-/// cannot take as it is.
+/// cannot take as it is, or a TF32/3xTF32 one whose C they cannot write in place (their A and B go
+/// through K-major copies of the instances' own: operand_repack.hpp).
 bool runs_on_copies(const GemmProblem& p);
 
 /// The padded extents, and which operands are copied at which leading dimension and offset in a

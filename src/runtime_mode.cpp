@@ -25,4 +25,15 @@ RuntimeMode runtime_mode_from_env() {
   return mode;
 }
 
+ComputeType math_mode_from_env() {
+  static const ComputeType mode = [] {
+    const char* env = std::getenv("AUTOGEMM_MATH");
+    const std::optional<ComputeType> parsed =
+        env == nullptr || *env == '\0' ? std::optional(ComputeType::kF32) : parse_math_mode(env);
+    if (!parsed) logger().warn("AUTOGEMM_MATH='{}' is not pedantic, fp32_emulated or tf32; using pedantic", env);
+    return parsed.value_or(ComputeType::kF32);
+  }();
+  return mode;
+}
+
 }  // namespace autogemm

@@ -77,26 +77,57 @@ std::string type_text(cudaDataType_t t) {
 }
 }  // namespace
 
+namespace {
+const char* compute_name(autogemmComputeType_t compute) {
+  switch (compute) {
+    case AUTOGEMM_COMPUTE_32F: return "AUTOGEMM_COMPUTE_32F";
+    case AUTOGEMM_COMPUTE_32F_PEDANTIC: return "AUTOGEMM_COMPUTE_32F_PEDANTIC";
+    case AUTOGEMM_COMPUTE_32F_FAST_TF32: return "AUTOGEMM_COMPUTE_32F_FAST_TF32";
+    case AUTOGEMM_COMPUTE_32F_EMULATED_3XTF32: return "AUTOGEMM_COMPUTE_32F_EMULATED_3XTF32";
+  }
+  return nullptr;
+}
+}  // namespace
+
 Validation validate_gemm_types(cudaDataType_t a, cudaDataType_t b, cudaDataType_t c, autogemmComputeType_t compute,
-                               GemmTypes& types) {
+                               ComputeType fp32_math, GemmTypes& types) {
   const char* names[] = {"Atype", "Btype", "Ctype"};
   const cudaDataType_t given[] = {a, b, c};
   for (int i = 0; i < 3; ++i)
     if (cuda_type_name(given[i]) == nullptr)
       return bad(std::string(names[i]) + " = " + std::to_string(static_cast<int>(given[i])) +
                  " is not a cudaDataType_t autogemm knows");
-  if (compute != AUTOGEMM_COMPUTE_32F)
-    return {AUTOGEMM_STATUS_INVALID_VALUE,
-            "computeType = " + std::to_string(static_cast<int>(compute)) + " is not AUTOGEMM_COMPUTE_32F (0)"};
-  const std::string combination = "Atype " + type_text(a) + ", Btype " + type_text(b) + ", Ctype " + type_text(c) +
-                                  " with AUTOGEMM_COMPUTE_32F";
+  if (compute_name(compute) == nullptr)
+    return bad("computeType = " + std::to_string(static_cast<int>(compute)) +
+               " is not an autogemmComputeType_t (AUTOGEMM_COMPUTE_32F 0 ... AUTOGEMM_COMPUTE_32F_EMULATED_3XTF32 3)");
+  const std::string combination =
+      "Atype " + type_text(a) + ", Btype " + type_text(b) + ", Ctype " + type_text(c) + " with " + compute_name(compute);
   const auto ta = supported_type(a), tb = supported_type(b), tc = supported_type(c);
-  if (!ta || !tb || !tc || *ta != *tb || (*tc != *ta && *tc != DataType::kF32))
+  const bool fp32 = ta == DataType::kF32 && tb == DataType::kF32 && tc == DataType::kF32;
+  const bool sixteen = ta && tb && tc && *ta == *tb && *ta != DataType::kF32 && (*tc == *ta || *tc == DataType::kF32);
+  if (!fp32 && !(sixteen && compute == AUTOGEMM_COMPUTE_32F))
     return {AUTOGEMM_STATUS_NOT_SUPPORTED,
-            combination + " is not implemented (A and B both CUDA_R_32F, CUDA_R_16BF or CUDA_R_16F; C of their "
-                          "type or CUDA_R_32F)"};
-  types = GemmTypes{*ta, *tb, *tc, ComputeType::kF32};
+            combination + " is not implemented (A and B both CUDA_R_16BF or CUDA_R_16F with C of their type or "
+                          "CUDA_R_32F and AUTOGEMM_COMPUTE_32F; or A, B and C CUDA_R_32F with any compute type)"};
+  ComputeType arithmetic = ComputeType::kF32;
+  switch (compute) {
+    case AUTOGEMM_COMPUTE_32F: arithmetic = fp32 ? fp32_math : ComputeType::kF32; break;
+    case AUTOGEMM_COMPUTE_32F_PEDANTIC: arithmetic = ComputeType::kF32; break;
+    case AUTOGEMM_COMPUTE_32F_FAST_TF32: arithmetic = ComputeType::kTF32; break;
+    case AUTOGEMM_COMPUTE_32F_EMULATED_3XTF32: arithmetic = ComputeType::k3xTF32; break;
+  }
+  types = GemmTypes{*ta, *tb, *tc, arithmetic};
   return {};
+}
+
+autogemmComputeType_t compute_type_of(const GemmTypes& types) {
+  if (types.a != DataType::kF32) return AUTOGEMM_COMPUTE_32F;
+  switch (types.compute) {
+    case ComputeType::kF32: return AUTOGEMM_COMPUTE_32F_PEDANTIC;
+    case ComputeType::kTF32: return AUTOGEMM_COMPUTE_32F_FAST_TF32;
+    case ComputeType::k3xTF32: return AUTOGEMM_COMPUTE_32F_EMULATED_3XTF32;
+  }
+  return AUTOGEMM_COMPUTE_32F;
 }
 
 }  // namespace autogemm

@@ -21,10 +21,16 @@ Validation validate_sgemm(autogemmOperation_t transa, autogemmOperation_t transb
                           const float* alpha, const void* a, int lda, const void* b, int ldb, const float* beta,
                           const void* c, int ldc);
 
-/// The types of an autogemmGemmEx call: A and B both FP32, BF16 or FP16, C of their type or (for
-/// 16-bit operands) FP32, FP32 compute. Anything else is AUTOGEMM_STATUS_NOT_SUPPORTED (a data
-/// type autogemm does not know is INVALID_VALUE), naming the combination. Sets `types` on success.
+/// The types of an autogemmGemmEx call: A and B both BF16 or FP16 with C of their type or FP32 and
+/// AUTOGEMM_COMPUTE_32F; or all FP32 with any compute type, AUTOGEMM_COMPUTE_32F meaning
+/// `fp32_math` (the handle's math mode). Anything else is AUTOGEMM_STATUS_NOT_SUPPORTED (a data or
+/// compute type autogemm does not know is INVALID_VALUE), naming the combination. Sets `types` on
+/// success.
 Validation validate_gemm_types(cudaDataType_t a, cudaDataType_t b, cudaDataType_t c,
-                               autogemmComputeType_t compute, GemmTypes& types);
+                               autogemmComputeType_t compute, ComputeType fp32_math, GemmTypes& types);
+
+/// The compute type that asks autogemmGemmEx for `types`' arithmetic whatever the handle's math mode
+/// (AUTOGEMM_COMPUTE_32F for 16-bit operands; the pedantic, TF32 or 3xTF32 one for FP32 operands).
+autogemmComputeType_t compute_type_of(const GemmTypes& types);
 
 }  // namespace autogemm

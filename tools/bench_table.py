@@ -5,7 +5,8 @@ problem, plus the geometric-mean speed-up of each file and of all of them (with 
 repetitions ran under a clock slowdown reason, where the file records clock samples).
 Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW); defaults: the H100's 66.9 TFLOP/s FP32 peak and
 the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine. BF16/FP16 results
-(their "types" key) use the 989 TFLOP/s dense tensor-core peak and their element sizes.
+(their "types" key) use the 989 TFLOP/s dense tensor-core peak and their element sizes; TF32 results
+the 494.7 TFLOP/s dense TF32 peak, 3xTF32 results a third of it (three TF32 products per FP32 one).
 Also imported by tools/perf_report.py: problem_row() and markdown_table() make its tables.
 Usage: tools/bench_table.py BENCH.json [MORE.json ...] [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
 import argparse
@@ -19,6 +20,10 @@ BANDWIDTH_TBS = 3.0
 # 989 TFLOP/s, and 2-byte A and B (C of its own size).
 TENSOR_PEAK_TFLOPS = 989.0
 TYPE_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
+# FP32 operands on tensor cores: the dense TF32 peak, and the FP32 work 3xTF32 does at three TF32
+# products per multiply-add.
+TF32_PEAK_TFLOPS = 494.7
+COMPUTE_PEAK_TFLOPS = {"tf32": TF32_PEAK_TFLOPS, "3xtf32": TF32_PEAK_TFLOPS / 3}
 
 
 def floor_us(m, n, k, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS, ab_bytes=4, c_bytes=4):
@@ -32,8 +37,8 @@ def types_of(r):
     key = r.get("types", "f32")
     if key == "f32":
         return 4, 4, None
-    a, _, c, _ = key.split(".")
-    return TYPE_BYTES[a], TYPE_BYTES[c], TENSOR_PEAK_TFLOPS
+    a, _, c, compute = key.split(".")
+    return TYPE_BYTES[a], TYPE_BYTES[c], COMPUTE_PEAK_TFLOPS.get(compute, TENSOR_PEAK_TFLOPS)
 
 
 def geomean(values):

@@ -5,8 +5,11 @@ set against cuBLAS, geometric means, the targets, the validation summary when th
 speed-up plot, and the speed table between README.md's perf-table markers. Tables come from
 tools/bench_table.py, the targets from tools/perf_targets.py, the plot from tools/plot_speedup.py
 (skipped, saying so, where matplotlib is missing). Standard library only otherwise.
+It also writes the FP32 tensor-core sections: TF32 and 3xTF32 against cuBLAS (h100_bench_fp32tc_*.json)
+and the accuracy table of the FP32 arithmetics (h100_accuracy.json, `gemm-tune accuracy`).
 Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--validation FILE]
-       [--out FILE] [--plot FILE] [--readme FILE]   (defaults: the stable names under docs/results)"""
+       [--accuracy FILE] [--out FILE] [--plot FILE] [--readme FILE]
+       (defaults: the stable names under docs/results)"""
 import argparse
 import csv
 import io
@@ -143,6 +146,49 @@ def draw_plot(path, docs):
     return True
 
 
+ACCURACY_METHODS = [("cublas_pedantic", "cuBLAS pedantic"), ("autogemm_pedantic", "autogemm pedantic"),
+                    ("autogemm_3xtf32", "autogemm 3xTF32"), ("autogemm_tf32", "autogemm TF32"),
+                    ("cublas_tf32", "cuBLAS TF32")]
+
+
+def accuracy_section(path, docs_dir):
+    """The accuracy table of `gemm-tune accuracy --json`: per data and K, worst and median error of each
+    arithmetic, and 3xTF32's worst over cuBLAS pedantic's (the bound is 2)."""
+    doc = load_json(path)
+    rows = {}
+    for r in doc["rows"]:
+        rows.setdefault((r["data"], r["k"]), {})[r["method"]] = r
+    header = "| data | K | " + " | ".join(f"{name} worst / median" for _, name in ACCURACY_METHODS) + \
+             " | 3xTF32 worst ÷ cuBLAS pedantic worst |"
+    lines = ["", "## Accuracy of the FP32 arithmetics", "",
+             f"`gemm-tune accuracy` on the {doc.get('device', '?')} (`{link(path, docs_dir)}`, {doc.get('date', '?')[:10]}): "
+             f"{doc.get('method', '?')}. Each cell: the worst and the median over the {doc.get('size', '?')}² outputs. "
+             "What the arithmetics are and where 3xTF32's bound holds: [accuracy.md](accuracy.md).", "",
+             header, "|" + " --- |" * (3 + len(ACCURACY_METHODS))]
+    for (data, k), by_method in rows.items():
+        cells = []
+        for method, _ in ACCURACY_METHODS:
+            r = by_method.get(method)
+            cells.append("-" if r is None else f"{r['worst']:.1e} / {r['median']:.1e}")
+        ours, theirs = by_method.get("autogemm_3xtf32"), by_method.get("cublas_pedantic")
+        ratio = "-" if ours is None or theirs is None or theirs["worst"] == 0 else f"{ours['worst'] / theirs['worst']:.2f}"
+        lines.append(f"| {data} | {k} | " + " | ".join(cells) + f" | {ratio} |")
+    return lines
+
+
+def tensor_set_lines(sets, paths, docs_dir):
+    """Each tensor-core set's file with the build it was measured with (its grid's size: files of
+    older grids stay until re-measured), then each set's table, with cuBLASLt's best where it has it."""
+    lines = [f"- {set_summary(name, doc)} ({doc.get('kernels_compiled', '?')} kernel instances, {doc.get('date', '?')[:10]}; "
+             f"`{link(path, docs_dir)}`)" for (name, doc), path in zip(sets, paths)]
+    for name, doc in sets:
+        rows = [bench_table.problem_row(r) for r in doc["results"]]
+        has_lt = any(row["lt_us"] is not None for row in rows)
+        lines += ["", f"### The {name} set", "", set_summary(name, doc), ""]
+        lines += bench_table.markdown_table(rows, TENSOR_COLUMNS if has_lt else TABLE_COLUMNS, TABLE_HEADERS)
+    return lines
+
+
 def report(sets, args):
     docs_dir = os.path.dirname(os.path.abspath(args.out))
     seed, perf = dict(sets).get("seed"), dict(sets).get("perf")
@@ -229,15 +275,20 @@ def report(sets, args):
                   "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
                   "--json docs/results/h100_bench_tc_bf16_llm_untuned.json",
                   "```", ""]
-        # The build each file was measured with: its grid's size (files of older grids stay until re-measured).
-        lines += [f"- {set_summary(name, doc)} ({doc.get('kernels_compiled', '?')} kernel instances, {doc.get('date', '?')[:10]}; "
-                  f"`{link(path, docs_dir)}`)"
-                  for (name, doc), path in zip(args.tensor_sets, args.tensor_paths)]
-        for name, doc in args.tensor_sets:
-            rows = [bench_table.problem_row(r) for r in doc["results"]]
-            has_lt = any(row["lt_us"] is not None for row in rows)
-            lines += ["", f"### The {name} set", "", set_summary(name, doc), ""]
-            lines += bench_table.markdown_table(rows, TENSOR_COLUMNS if has_lt else TABLE_COLUMNS, TABLE_HEADERS)
+        lines += tensor_set_lines(args.tensor_sets, args.tensor_paths, docs_dir)
+    if args.fp32tc_sets:
+        lines += ["", "## Tensor cores: FP32 in TF32 and 3xTF32", "",
+                  "`gemm-tune bench --math tf32` against `cublasGemmEx` with `CUBLAS_COMPUTE_32F_FAST_TF32`, and "
+                  "`gemm-tune bench --math fp32_emulated` (3xTF32, FP32-level error: [accuracy.md](accuracy.md)) "
+                  "against cuBLAS SGEMM in pedantic FP32, same process, same method. Floor = max(2·M·N·K / "
+                  f"{bench_table.TF32_PEAK_TFLOPS} TFLOP/s (the H100 SXM's dense TF32 peak; a third of it for "
+                  f"3xTF32), bytes / {bench_table.BANDWIDTH_TBS} TB/s). The math mode may choose any arithmetic at "
+                  "least as accurate as its own: a `simt_sgemm` kernel is the CUDA-core FP32 one.", ""]
+        lines += tensor_set_lines(args.fp32tc_sets, args.fp32tc_paths, docs_dir)
+    if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
+        lines += accuracy_section(args.accuracy, docs_dir)
+    else:
+        print(f"perf_report: no {os.path.relpath(args.accuracy, ROOT)}: accuracy section left out", file=sys.stderr)
     validation = validation_rows(args.validation)
     if validation is None:
         print(f"perf_report: no {os.path.relpath(args.validation, ROOT)}: validation section left out", file=sys.stderr)
@@ -275,6 +326,12 @@ def readme_block(sets, args):
         lines += ["", "BF16/FP16 on tensor cores, tuned, against `cublasGemmEx` (geometric means): " + ", ".join(
             f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
             for name, doc in tensor) + "."]
+    # FP32 on tensor cores: TF32 against cuBLAS TF32, 3xTF32 against cuBLAS pedantic SGEMM.
+    if args.fp32tc_sets:
+        lines += ["", "FP32 on tensor cores, tuned (TF32 against cuBLAS TF32, 3xTF32 against cuBLAS pedantic SGEMM; "
+                  "geometric means): " + ", ".join(
+                      f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
+                      for name, doc in args.fp32tc_sets) + "."]
     lines += ["", f"Every problem, the device and the method: [{os.path.relpath(args.out, readme_dir)}]"
                   f"({os.path.relpath(args.out, readme_dir)})."]
     return lines
@@ -303,20 +360,30 @@ def main():
                     help="the tuning table the benchmark ran with (gemm-tune export --format csv)")
     ap.add_argument("--validation", default=os.path.join(RESULTS, "h100_validation.txt"),
                     help="tools/gpu_validation.sh's validation.txt (section left out where missing)")
+    ap.add_argument("--accuracy", default=os.path.join(RESULTS, "h100_accuracy.json"),
+                    help="gemm-tune accuracy --json output (section left out where missing)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
     ap.add_argument("--plot", default=os.path.join(RESULTS, "h100_speedup.png"))
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="'' leaves README.md alone")
     ap.add_argument("--tensor", nargs="*", default=None,
                     help="gemm-tune bench --dtype bf16|f16 --json outputs (default: docs/results/h100_bench_tc_*.json)")
     args = ap.parse_args()
-    if args.tensor is None:
+    def results_named(prefix):
         names = sorted({f[:-3] if f.endswith(".xz") else f for f in os.listdir(RESULTS)
-                        if f.startswith("h100_bench_tc_") and (f.endswith(".json") or f.endswith(".json.xz"))})
-        args.tensor = [os.path.join(RESULTS, f) for f in names]
+                        if f.startswith(prefix) and (f.endswith(".json") or f.endswith(".json.xz"))})
+        return [os.path.join(RESULTS, f) for f in names]
+
+    def named_sets(paths, prefix):
+        # The set's name: the file's, less the prefix ("bf16 seed" from h100_bench_tc_bf16_seed.json).
+        return [(os.path.basename(p).replace(prefix, "").replace(".json", "").replace("_", " "), load_json(p))
+                for p in paths]
+
+    if args.tensor is None:
+        args.tensor = results_named("h100_bench_tc_")
     args.tensor_paths = args.tensor
-    # The set's name: the file's, less the prefix ("bf16_seed" from h100_bench_tc_bf16_seed.json).
-    args.tensor_sets = [(os.path.basename(p).replace("h100_bench_tc_", "").replace(".json", "").replace("_", " "),
-                         load_json(p)) for p in args.tensor]
+    args.tensor_sets = named_sets(args.tensor, "h100_bench_tc_")
+    args.fp32tc_paths = results_named("h100_bench_fp32tc_")
+    args.fp32tc_sets = named_sets(args.fp32tc_paths, "h100_bench_fp32tc_")
     args.bench_paths = [args.seed, args.perf]
     sets = [("seed", load_json(args.seed)), ("perf", load_json(args.perf))]
     args.plotted = draw_plot(args.plot, [doc for _, doc in sets])

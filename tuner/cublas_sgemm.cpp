@@ -44,11 +44,14 @@ cublasStatus_t CublasGemm::run(const ColumnMajorProblem& p, float alpha, const v
                                void* c) const {
   const cublasOperation_t ta = p.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
   const cublasOperation_t tb = p.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
-  if (p.types == kF32Types)
+  // FP32 operands: pedantic SGEMM for the pedantic and 3xTF32 arithmetics (the yardstick FP32-level
+  // error is measured against), TF32 tensor-core math for TF32.
+  if (p.types.a == DataType::kF32 && p.types.compute != ComputeType::kTF32)
     return cublasSgemm(handle_, ta, tb, p.m, p.n, p.k, &alpha, static_cast<const float*>(a), p.lda,
                        static_cast<const float*>(b), p.ldb, &beta, static_cast<float*>(c), p.ldc);
   return cublasGemmEx(handle_ex_, ta, tb, p.m, p.n, p.k, &alpha, a, cuda_data_type(p.types.a), p.lda, b,
-                      cuda_data_type(p.types.b), p.ldb, &beta, c, cuda_data_type(p.types.c), p.ldc, CUBLAS_COMPUTE_32F,
+                      cuda_data_type(p.types.b), p.ldb, &beta, c, cuda_data_type(p.types.c), p.ldc,
+                      p.types.compute == ComputeType::kTF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
                       CUBLAS_GEMM_DEFAULT);
 }
 

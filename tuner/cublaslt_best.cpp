@@ -12,7 +12,10 @@ CublasLtCandidates::CublasLtCandidates(const ColumnMajorProblem& p, int max_algo
     : workspace_bytes_(workspace_bytes) {
   try {
     check_cublas(cublasLtCreate(&handle_), "cublasLtCreate");
-    check_cublas(cublasLtMatmulDescCreate(&desc_, CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    check_cublas(cublasLtMatmulDescCreate(&desc_,
+                                          p.types.compute == ComputeType::kTF32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+                                                                                : CUBLAS_COMPUTE_32F,
+                                          CUDA_R_32F), "cublasLtMatmulDescCreate");
     const cublasOperation_t ta = p.op_a == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
     const cublasOperation_t tb = p.op_b == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T;
     check_cublas(cublasLtMatmulDescSetAttribute(desc_, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA");

@@ -61,6 +61,24 @@ AUTOGEMM_API autogemmStatus_t autogemmGetDevice(autogemmHandle_t handle, int* de
 
 /** Sets how this handle picks kernels; clears its cached choices. */
 AUTOGEMM_API autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMode_t mode);
+
+/** The arithmetic of FP32 GEMMs (autogemmSgemm, and autogemmGemmEx of FP32 operands with
+ *  AUTOGEMM_COMPUTE_32F), as cublasSetMathMode. AUTOGEMM_MATH=pedantic|fp32_emulated|tf32 sets the
+ *  default of new handles (an unknown word warns and means pedantic). A mode allows its arithmetic
+ *  and any more accurate one, whichever the handle's choice finds faster; the tensor-core modes run
+ *  on sm_90a (H100, H200), elsewhere as pedantic. Tuning tables of different modes never mix. */
+typedef enum {
+  AUTOGEMM_MATH_PEDANTIC = 0,      /**< FP32 products and sums on CUDA cores (default) */
+  AUTOGEMM_MATH_FP32_EMULATED = 1, /**< may also use 3xTF32 tensor-core kernels: each operand split
+                                        into two TF32 numbers, three TF32 products summed in FP32, an
+                                        error of FP32's order (docs/accuracy.md) */
+  AUTOGEMM_MATH_TF32 = 2           /**< may also use TF32 tensor cores: operands read with 10-bit
+                                        mantissas, as CUBLAS_TF32_TENSOR_OP_MATH */
+} autogemmMath_t;
+
+/** Sets the arithmetic of this handle's FP32 GEMMs. */
+AUTOGEMM_API autogemmStatus_t autogemmSetMathMode(autogemmHandle_t handle, autogemmMath_t mode);
+AUTOGEMM_API autogemmStatus_t autogemmGetMathMode(autogemmHandle_t handle, autogemmMath_t* mode);
 /** Online mode: wall time the first call of an untuned problem may spend measuring candidates
  *  (as AUTOGEMM_ONLINE_BUDGET_MS; default 500 ms). The untuned choice is always measured; 0 measures
  *  only it. That first call synchronises the handle's stream; a first call made while the stream
@@ -99,15 +117,19 @@ AUTOGEMM_API autogemmStatus_t autogemmSgemm(autogemmHandle_t handle, autogemmOpe
 
 /** The arithmetic of autogemmGemmEx's products and sums. */
 typedef enum {
-  AUTOGEMM_COMPUTE_32F = 0 /**< FP32 products and sums (as CUBLAS_COMPUTE_32F; tensor cores for 16-bit inputs) */
+  AUTOGEMM_COMPUTE_32F = 0, /**< FP32 sums (as CUBLAS_COMPUTE_32F): tensor cores for 16-bit operands; for
+                                 FP32 operands the handle's math mode (autogemmSetMathMode) */
+  AUTOGEMM_COMPUTE_32F_PEDANTIC = 1,       /**< FP32 operands: FP32 products and sums on CUDA cores */
+  AUTOGEMM_COMPUTE_32F_FAST_TF32 = 2,      /**< FP32 operands: AUTOGEMM_MATH_TF32's arithmetic */
+  AUTOGEMM_COMPUTE_32F_EMULATED_3XTF32 = 3 /**< FP32 operands: AUTOGEMM_MATH_FP32_EMULATED's arithmetic */
 } autogemmComputeType_t;
 
 /** C = alpha * op(A) * op(B) + beta * C with element types, as cublasGemmEx: the arguments, layout,
  *  BLAS semantics and memory reads of autogemmSgemm, with A, B and C of the given cudaDataType_t.
- *  Implemented: A and B both CUDA_R_16BF or both CUDA_R_16F with C of their type or CUDA_R_32F
- *  (tensor cores, sm_90a: the H100 and H200), and all three CUDA_R_32F (as autogemmSgemm).
- *  computeType AUTOGEMM_COMPUTE_32F: the products summed in FP32, alpha and beta FP32 host values,
- *  the result rounded once to C's type. Any other combination, or one this build or device has no
+ *  Implemented: A and B both CUDA_R_16BF or both CUDA_R_16F with C of their type or CUDA_R_32F and
+ *  AUTOGEMM_COMPUTE_32F (tensor cores, sm_90a: the H100 and H200); all three CUDA_R_32F with any
+ *  compute type (AUTOGEMM_COMPUTE_32F: as autogemmSgemm, in the handle's math mode). The products
+ *  are summed in FP32, alpha and beta are FP32 host values, the result is rounded once to C's type. Any other combination, or one this build or device has no
  *  kernel for, returns AUTOGEMM_STATUS_NOT_SUPPORTED with a message naming it; nothing is written. */
 AUTOGEMM_API autogemmStatus_t autogemmGemmEx(autogemmHandle_t handle, autogemmOperation_t transa,
                                              autogemmOperation_t transb, int m, int n, int k, const float* alpha,

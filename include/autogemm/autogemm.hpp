@@ -41,6 +41,8 @@ class Handle {
 
   autogemmHandle_t get() const noexcept { return handle_; }
   void set_stream(cudaStream_t stream) { check(autogemmSetStream(handle_, stream)); }
+  /// The arithmetic of FP32 GEMMs (autogemmSetMathMode).
+  void set_math_mode(autogemmMath_t mode) { check(autogemmSetMathMode(handle_, mode)); }
 
   /// C = alpha * op(A) * op(B) + beta * C (column-major, cuBLAS semantics); throws autogemm::Error.
   void sgemm(autogemmOperation_t transa, autogemmOperation_t transb, int m, int n, int k, float alpha,

@@ -1,5 +1,6 @@
 // Build-time tool: writes the kernel instantiation groups and the registry into an output folder.
-// Usage: autogemm_gen_instances OUT_DIR GROUPS [NAME_FILTER_REGEX [TMA_INSTANCES (0 or 1) [WGMMA_GROUPS]]]
+// Usage: autogemm_gen_instances OUT_DIR GROUPS [NAME_FILTER_REGEX [TMA_INSTANCES (0 or 1) [WGMMA_GROUPS
+//        [WGMMA_TF32_GROUPS]]]]
 // Files whose content is unchanged are not rewritten, so a re-run does not trigger a rebuild.
 #include <cstdio>
 #include <cstdlib>
@@ -12,8 +13,10 @@
 #include "instance_generator.hpp"
 
 int main(int argc, char** argv) {
-  if (argc < 3 || argc > 6 || (argc >= 5 && std::string(argv[4]) != "0" && std::string(argv[4]) != "1")) {
-    std::fprintf(stderr, "usage: %s OUT_DIR GROUPS [NAME_FILTER_REGEX [TMA_INSTANCES (0 or 1) [WGMMA_GROUPS]]]\n",
+  if (argc < 3 || argc > 7 || (argc >= 5 && std::string(argv[4]) != "0" && std::string(argv[4]) != "1")) {
+    std::fprintf(stderr,
+                 "usage: %s OUT_DIR GROUPS [NAME_FILTER_REGEX [TMA_INSTANCES (0 or 1) [WGMMA_GROUPS "
+                 "[WGMMA_TF32_GROUPS]]]]\n",
                  argv[0]);
     return 2;
   }
@@ -21,7 +24,8 @@ int main(int argc, char** argv) {
   options.groups = std::atoi(argv[2]);
   if (argc >= 4) options.name_filter = argv[3];
   if (argc >= 5) options.tma_instances = std::string(argv[4]) == "1";
-  if (argc == 6) options.wgmma_groups = std::atoi(argv[5]);
+  if (argc >= 6) options.wgmma_groups = std::atoi(argv[5]);
+  if (argc == 7) options.wgmma_tf32_groups = std::atoi(argv[6]);
   try {
     const auto files = autogemm::generator::generate_sources(autogemm::enumerate_grid(), options);
     for (const auto& [name, content] : files) {

@@ -17,9 +17,13 @@ struct GeneratorOptions {
   // Instantiation files of the kWgmma instances ("wgmma_instances_00.cu" ...), which include
   // CUTLASS; 0 drops them (a build without sm_90a or without CUTLASS's headers).
   int wgmma_groups = 0;
+  // Instantiation files of the wgmma instances of FP32 operands ("wgmma_tf32_instances_00.cu" ...):
+  // at least 1 where wgmma_groups is not 0.
+  int wgmma_tf32_groups = 4;
 };
 
-/// File name -> contents: "instances_00.cu" ..., "wgmma_instances_00.cu" ... and "registry.cpp".
+/// File name -> contents: "instances_00.cu" ..., "wgmma_instances_00.cu" ...,
+/// "wgmma_tf32_instances_00.cu" ... and "registry.cpp".
 /// Throws std::invalid_argument on a bad option (bad regex, groups < 1).
 std::map<std::string, std::string> generate_sources(const std::vector<KernelConfig>& grid,
                                                     const GeneratorOptions& options);

@@ -35,6 +35,67 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
   }
 }
 
+// x rounded to the nearest TF32 number (10 mantissa bits, ties to even); infinities and NaNs as they are.
+__device__ __forceinline__ float tf32_round(float x) {
+  const uint32_t u = __float_as_uint(x);
+  if ((u & 0x7f800000u) == 0x7f800000u) return x;
+  return __uint_as_float((u + 0xfffu + ((u >> 13) & 1u)) & 0xffffe000u);
+}
+
+// The 3xTF32 parts of x: hi the nearest TF32 number, lo = x - hi (exact in FP32) rounded to TF32, so
+// hi + lo carries 22 of x's 24 significant bits and hi·lo products stay exact in FP32. A finite x
+// that rounds to infinity (within half a TF32 ulp of FLT_MAX) keeps hi truncated instead; an
+// infinite or NaN x has lo = 0, so the products carry it as one TF32 product would.
+__device__ __forceinline__ void tf32_split(float x, float& hi, float& lo) {
+  hi = tf32_round(x);
+  if (isinf(hi) && !isinf(x)) hi = __uint_as_float(__float_as_uint(x) & 0xffffe000u);
+  lo = isfinite(hi) ? tf32_round(x - hi) : 0.0f;
+}
+
+// A 32 (k) x 32 (outer) tile of op(X) read along src's contiguous dimension into shared memory,
+// then written K-contiguous into each of the parts' planes of dst, four k per thread as one 16-byte
+// store (dst's rows start 16-byte aligned: its leading dimension and k4 are multiples of 4). The tile
+// is padded by one column, so the column-wise shared accesses hit 32 banks.
+__global__ void __launch_bounds__(kTile* kTileRowsPerPass)
+    k_major_copy_kernel(const float* __restrict__ src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
+                        int parts, bool is_b, float* __restrict__ dst, int64_t ldd) {
+  __shared__ float tile[kTile][kTile + 1];  // tile[outer index][k index] of the block's tile
+  const int k0 = blockIdx.x * kTile;
+  const int tid = threadIdx.y * kTile + threadIdx.x;
+  const int row = tid / (kTile / 4), quad = tid % (kTile / 4);  // the write phase: 32 rows x 8 quads
+  for (int i0 = blockIdx.y * kTile; i0 < outer; i0 += gridDim.y * kTile) {
+    for (int d = threadIdx.y; d < kTile; d += kTileRowsPerPass) {
+      const int dk = k_contiguous ? threadIdx.x : d, di = k_contiguous ? d : threadIdx.x;
+      const int kk = k0 + dk, i = i0 + di;
+      // src is read exactly once: streaming loads keep it from evicting what the GEMM will read.
+      float v = 0.0f;
+      if (kk < k && i < outer)
+        v = __ldcs(src + (k_contiguous ? kk + static_cast<int64_t>(i) * lds : i + static_cast<int64_t>(kk) * lds));
+      tile[di][dk] = v;
+    }
+    __syncthreads();
+    const int i = i0 + row, kk = k0 + 4 * quad;
+    if (i < outer && kk < k4) {
+      float4 x = make_float4(tile[row][4 * quad], tile[row][4 * quad + 1], tile[row][4 * quad + 2],
+                             tile[row][4 * quad + 3]);
+      float* out = dst + static_cast<int64_t>(i) * ldd + kk;
+      if (parts == 1) {
+        *reinterpret_cast<float4*>(out) = x;
+      } else {
+        float4 hi, lo;
+        tf32_split(x.x, hi.x, lo.x);
+        tf32_split(x.y, hi.y, lo.y);
+        tf32_split(x.z, hi.z, lo.z);
+        tf32_split(x.w, hi.w, lo.w);
+        *reinterpret_cast<float4*>(out) = hi;
+        *reinterpret_cast<float4*>(out + k4) = is_b ? lo : hi;
+        *reinterpret_cast<float4*>(out + 2 * k4) = is_b ? hi : lo;
+      }
+    }
+    __syncthreads();  // the tile is reused for the next outer block
+  }
+}
+
 // One element per thread, consecutive threads along a column: coalesced on both sides.
 __global__ void repitch_kernel(const float* __restrict__ src, int64_t lds, int rows, int64_t total,
                                float* __restrict__ dst, int64_t ldd) {
@@ -61,6 +122,18 @@ cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, 
   const dim3 grid(static_cast<unsigned>((rows + kTile - 1) / kTile),
                   static_cast<unsigned>(std::min((cols + kTile - 1) / kTile, 65535)));
   transpose_kernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(src, lds, rows, cols, dst, ldd);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
+                                int parts, bool is_b, float* dst, int64_t ldd, cudaStream_t stream) {
+  if (outer <= 0 || k4 <= 0) return cudaSuccess;
+  if ((parts != 1 && parts != 3) || k4 % 4 != 0 || ldd % 4 != 0 || reinterpret_cast<uintptr_t>(dst) % 16 != 0)
+    return cudaErrorInvalidValue;
+  const dim3 grid(static_cast<unsigned>((k4 + kTile - 1) / kTile),
+                  static_cast<unsigned>(std::min((outer + kTile - 1) / kTile, 65535)));
+  k_major_copy_kernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(src, lds, k_contiguous, outer, k, k4, parts,
+                                                                          is_b, dst, ldd);
   return cudaGetLastError();
 }
 

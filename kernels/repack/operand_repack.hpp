@@ -1,7 +1,10 @@
 // Operand repacking, the helper family that lets an instance of the faster X-major layout run a
 // problem whose operand is K-major: the operand is copied, transposed, into a 16-byte aligned buffer
-// of the workspace before the kernel runs (docs/decisions.md, operand repacking). Its contract: the
-// plan (which operands an instance needs copied), the workspace it takes, and the copies' launch.
+// of the workspace before the kernel runs (docs/decisions.md, operand repacking). The TF32 and
+// 3xTF32 tensor-core instances read K-major copies the same way: op(A) and op(B) copied K-major
+// where the problem's are not (or not 16-byte aligned), and for 3xTF32 always, split into TF32
+// parts. Its contract: the plan (which operands an instance needs copied), the workspace it takes,
+// and the copies' launch.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -31,6 +34,13 @@ struct RepackPlan {
   // B is N-major already (op_b T) but not aligned, and a residue instance reads it: b means a plain
   // copy to the aligned leading dimension, not a transpose (KernelConfig::residues).
   bool b_repitch = false;
+  // TF32 wgmma instances (is_tf32_wgmma): a and b copy op(A) and op(B) K-major (A op T, B op N),
+  // each at leading dimension parts x k4 (k4: k rounded up to 4, zeros in the rows added), and the
+  // problem the kernel runs has k = parts x k4. parts 1: the values as they are (TF32 arithmetic);
+  // 3: the 3xTF32 split, x = hi + lo with hi and lo TF32 numbers, A's copy [hi | hi | lo] and B's
+  // [hi | lo | hi] along K, so that one TF32 product over 3 x k4 sums a_hi b_hi + a_hi b_lo + a_lo b_hi.
+  // 0: not such an instance.
+  int k_major_parts = 0;
   bool any() const { return a || b; }
 };
 RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem);
@@ -45,9 +55,13 @@ struct RepackLayout {
 };
 RepackLayout repack_layout(const GemmProblem& problem, RepackPlan plan);
 
-/// Copies the operands of `plan` into the workspace (transposed to X-major, or re-pitched) and sets
-/// `repacked` to the problem the kernel then runs: the same product, with the copies in place of the
-/// K-major operands. cudaErrorInvalidValue when the workspace cannot hold them.
+/// The problem the kernel runs after repacking: the copies' layout, leading dimensions and k at
+/// their place in a workspace starting at `repacked` (nullptr: sizes only, as workspace_size asks).
+GemmProblem repacked_problem(const GemmProblem& problem, RepackPlan plan, float* repacked);
+
+/// Copies the operands of `plan` into the workspace (transposed to X-major, re-pitched, or K-major
+/// copies and splits) and sets `repacked` to repacked_problem: the same product, with the copies in
+/// place of the operands. cudaErrorInvalidValue when the workspace cannot hold them.
 cudaError_t repack_operands(const GemmProblem& problem, RepackPlan plan, const Workspace& ws, cudaStream_t stream,
                             GemmProblem& repacked);
 
@@ -60,5 +74,13 @@ cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, 
 /// same matrix at ldd >= rows (an N-major B re-pitched to a multiple of 4, RepackPlan::b_repitch).
 cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, float* dst, int64_t ldd,
                            cudaStream_t stream);
+
+/// dst = op(X) K-major in `parts` parts (RepackPlan::k_major_parts): X is op(A) (m x k, `outer` = m)
+/// or op(B) (k x n, `outer` = n), stored K-contiguous (`k_contiguous`: src[k + i·lds]) or
+/// outer-contiguous (src[i + k·lds]). dst[kk + i·ldd] for kk < parts x k4 holds part kk / k4 of
+/// element (i, kk mod k4), zero past k. Parts 3: A's [hi, hi, lo] (`is_b` false), B's [hi, lo, hi].
+/// dst 16-byte aligned, ldd and k4 multiples of 4 (else cudaErrorInvalidValue).
+cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
+                                int parts, bool is_b, float* dst, int64_t ldd, cudaStream_t stream);
 
 }  // namespace autogemm

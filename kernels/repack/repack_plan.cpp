@@ -9,7 +9,15 @@ int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
 RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem) {
   RepackPlan plan;
-  // GEMV and wgmma instances read their operands in place (every layout has its wgmma instances;
+  if (is_tf32_wgmma(kernel)) {
+    // K-major copies of whatever TMA cannot read K-major as it is; 3xTF32 splits both operands.
+    plan.k_major_parts = kernel.types.compute == ComputeType::k3xTF32 ? 3 : 1;
+    const bool split = plan.k_major_parts > 1, k_whole = problem.k % 4 == 0;
+    plan.a = split || !k_whole || problem.op_a != Op::T || !vector_aligned(problem.a, problem.lda);
+    plan.b = split || !k_whole || problem.op_b != Op::N || !vector_aligned(problem.b, problem.ldb);
+    return plan;
+  }
+  // GEMV and 16-bit wgmma instances read their operands in place (every layout has its wgmma instances;
   // one of a row-major C names the transposed problem's layout, which is not the caller's).
   if (kernel.is_gemv() || kernel.is_wgmma()) return plan;
   plan.a = problem.op_a == Op::T && kernel.op_a == Op::N;
@@ -26,6 +34,16 @@ const char* repacked_operands(RepackPlan plan) { return plan.a ? (plan.b ? "A+B"
 RepackLayout repack_layout(const GemmProblem& problem, RepackPlan plan) {
   RepackLayout layout;
   size_t a_bytes = 0;
+  if (plan.k_major_parts > 0) {
+    const int64_t k_extent = plan.k_major_parts * round_up(problem.k, 4);
+    if (plan.a) layout.lda = k_extent, a_bytes = sizeof(float) * static_cast<size_t>(k_extent) * problem.m;
+    layout.b_offset_bytes = static_cast<size_t>(round_up(static_cast<int64_t>(a_bytes), 256));
+    layout.bytes = a_bytes;
+    if (plan.b)
+      layout.ldb = k_extent,
+      layout.bytes = layout.b_offset_bytes + sizeof(float) * static_cast<size_t>(k_extent) * problem.n;
+    return layout;
+  }
   if (plan.a) {
     layout.lda = round_up(problem.m, 4);  // op(A) = A' (m x k, column-major)
     a_bytes = sizeof(float) * static_cast<size_t>(layout.lda) * problem.k;
@@ -39,27 +57,61 @@ RepackLayout repack_layout(const GemmProblem& problem, RepackPlan plan) {
   return layout;
 }
 
+GemmProblem repacked_problem(const GemmProblem& problem, RepackPlan plan, float* repacked) {
+  GemmProblem out = problem;
+  if (!plan.any()) return out;
+  const RepackLayout layout = repack_layout(problem, plan);
+  float* b = repacked + layout.b_offset_bytes / sizeof(float);
+  if (plan.k_major_parts > 0) {
+    // A copy pads k to 4 (a problem with k % 4 != 0 copies both operands: neither is TMA-readable).
+    out.k = plan.k_major_parts * static_cast<int>(round_up(problem.k, 4));
+    if (plan.a) out.op_a = Op::T, out.a = repacked, out.lda = layout.lda;
+    if (plan.b) out.op_b = Op::N, out.b = b, out.ldb = layout.ldb;
+    return out;
+  }
+  if (plan.a) out.op_a = Op::N, out.a = repacked, out.lda = layout.lda;
+  if (plan.b) out.op_b = Op::T, out.b = b, out.ldb = layout.ldb;
+  return out;
+}
+
 cudaError_t repack_operands(const GemmProblem& problem, RepackPlan plan, const Workspace& ws, cudaStream_t stream,
                             GemmProblem& repacked) {
   repacked = problem;
   if (!plan.any()) return cudaSuccess;
   const RepackLayout layout = repack_layout(problem, plan);
   if (ws.repacked == nullptr || ws.repack_bytes < layout.bytes) return cudaErrorInvalidValue;
+  const GemmProblem out = repacked_problem(problem, plan, ws.repacked);
+  if (plan.k_major_parts > 0) {
+    const int k4 = static_cast<int>(round_up(problem.k, 4));
+    if (plan.a)
+      if (cudaError_t e = launch_k_major_copy(problem.f32_a(), problem.lda, problem.op_a == Op::T, problem.m, problem.k,
+                                              k4, plan.k_major_parts, false, const_cast<float*>(out.f32_a()), out.lda,
+                                              stream);
+          e != cudaSuccess)
+        return e;
+    if (plan.b)
+      if (cudaError_t e = launch_k_major_copy(problem.f32_b(), problem.ldb, problem.op_b == Op::N, problem.n, problem.k,
+                                              k4, plan.k_major_parts, true, const_cast<float*>(out.f32_b()), out.ldb,
+                                              stream);
+          e != cudaSuccess)
+        return e;
+    repacked = out;
+    return cudaSuccess;
+  }
   if (plan.a) {  // A is k x m column-major (op T): its transpose is op(A), m x k
     if (cudaError_t e = launch_transpose(problem.f32_a(), problem.lda, problem.k, problem.m, ws.repacked, layout.lda, stream);
         e != cudaSuccess)
       return e;
-    repacked.op_a = Op::N, repacked.a = ws.repacked, repacked.lda = layout.lda;
   }
   if (plan.b) {  // B is k x n column-major (op N): its transpose B' (n x k) has op(B) = B'^T
     // (b_repitch: B is already n x k with op T, copied to the aligned leading dimension as it is.)
-    float* b = ws.repacked + layout.b_offset_bytes / sizeof(float);
+    float* b = const_cast<float*>(out.f32_b());
     const cudaError_t e =
         plan.b_repitch ? launch_repitch(problem.f32_b(), problem.ldb, problem.n, problem.k, b, layout.ldb, stream)
                        : launch_transpose(problem.f32_b(), problem.ldb, problem.k, problem.n, b, layout.ldb, stream);
     if (e != cudaSuccess) return e;
-    repacked.op_b = Op::T, repacked.b = b, repacked.ldb = layout.ldb;
   }
+  repacked = out;
   return cudaSuccess;
 }
 

@@ -1,6 +1,8 @@
 // The contract of the sm_90a tensor-core family (wgmma_gemm.cuh): BF16/FP16 operands read in place
-// by TMA (no repacking: every layout has its instances), K split only by the stream-K schedule,
-// whose partials and reduction are the kernel's own (CUTLASS's workspace, no finishing launch).
+// by TMA (no repacking: every layout has its instances), FP32 operands of TF32 and 3xTF32 instances
+// from K-major copies where the problem's are not TMA-readable K-major (operand_repack.hpp), K split
+// only by the stream-K schedule, whose partials and reduction are the kernel's own (CUTLASS's
+// workspace, no finishing launch).
 #include "family.hpp"
 
 namespace autogemm {
@@ -33,13 +35,23 @@ std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& pro
   if (!(device.cc_major == 9 && device.cc_minor == 0))
     return "wgmma instance runs sm_90a code (wgmma, TMA, setmaxnreg): needs compute capability 9.0, the device has " +
            std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
-  if (c.op_a != problem.op_a || c.op_b != problem.op_b)
-    return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " +
-           layout_code(problem.op_a, problem.op_b);
   if (problem.c_transposed != c.c_row_major)
     return c.c_row_major ? "wgmma instance of a row-major C runs transposed problems only"
                          : "wgmma instance writes C column-major only";
-  const int ab = data_type_bytes(c.types.a), cb = data_type_bytes(c.types.c);
+  const int cb = data_type_bytes(c.types.c);
+  if (is_tf32_wgmma(c)) {
+    // A and B: K-major copies wherever the problem's are not (repack_plan); C is written in place.
+    if (!vector_aligned(problem.c, problem.ldc, cb))
+      return "TMA needs C 16-byte aligned with ldc a multiple of 4 (ldc " + std::to_string(problem.ldc) + ")";
+    if (problem.m % 4 != 0)
+      return "C is stored along m = " + std::to_string(problem.m) +
+             ", which CUTLASS's TMA kernels take in multiples of 4 FP32 elements";
+    return check_resources(c, problem, device);
+  }
+  if (c.op_a != problem.op_a || c.op_b != problem.op_b)
+    return "layout " + layout_code(c.op_a, c.op_b) + " differs from the problem's " +
+           layout_code(problem.op_a, problem.op_b);
+  const int ab = data_type_bytes(c.types.a);
   // TMA reads and writes rows that start 16 bytes aligned.
   if (!vector_aligned(problem.a, problem.lda, ab))
     return "TMA needs A 16-byte aligned with lda a multiple of " + std::to_string(16 / ab) + " (lda " +

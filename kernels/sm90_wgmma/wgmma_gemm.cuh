@@ -1,5 +1,6 @@
 // The tensor-core family on sm_90a (Family::kWgmma): BF16 or FP16 operands, FP32 accumulation, an
-// output of the operands' type or FP32. Each instance is a CUTLASS 4.2 warp-specialized kernel
+// output of the operands' type or FP32; or FP32 operands read as TF32 (K-major, `tn`), in 3xTF32
+// instances the split operands' copies with each k-tile's sums promoted into FP32. Each instance is a CUTLASS 4.2 warp-specialized kernel
 // (CollectiveBuilder): TMA copies into an mbarrier pipeline of shared stages, one producer warpgroup
 // and two consumer warpgroups issuing wgmma (cooperative: both on one tile; ping-pong: each on its
 // own tile, their epilogues overlapping the other's main loop), registers rebalanced with
@@ -61,6 +62,23 @@ Stride stride_with_ld(int64_t ld) {
   return s;
 }
 
+// The 3xTF32 main loop: the builder's TF32 pieces in CUTLASS's FP8 main loop, whose consumers add
+// each k-tile's tensor-core sums into a second set of FP32 accumulators (every
+// mma_promotion_interval = BK / 8 wgmma instructions). The tensor cores sum a wgmma's products and
+// its accumulator with truncation, so an FP32 accumulator that only the tensor cores add to drifts
+// by about one ulp per instruction, in one direction; promoted, that drift is bounded by one k-tile
+// and the k-tiles' sums round to nearest.
+template <class Built>
+using PromotedMainloop = cutlass::gemm::collective::CollectiveMma<
+    cutlass::gemm::MainloopSm90TmaGmmaWarpSpecializedFP8<Built::DispatchPolicy::Stages,
+                                                         typename Built::DispatchPolicy::ClusterShape,
+                                                         typename Built::DispatchPolicy::Schedule>,
+    typename Built::TileShape, typename Built::ElementA, typename Built::StrideA, typename Built::ElementB,
+    typename Built::StrideB, typename Built::TiledMma, typename Built::GmemTiledCopyA,
+    typename Built::SmemLayoutAtomA, typename Built::SmemCopyAtomA, typename Built::TransformA,
+    typename Built::GmemTiledCopyB, typename Built::SmemLayoutAtomB, typename Built::SmemCopyAtomB,
+    typename Built::TransformB>;
+
 template <class Tag>
 struct WgmmaGemm {
   static constexpr KernelConfig C = Tag::value;
@@ -71,6 +89,7 @@ struct WgmmaGemm {
   static constexpr int kAlignC = 16 / sizeof(ElementC);
   static constexpr bool kPingpong = C.schedule == WgmmaSchedule::kPingpong;
   static constexpr bool kStreamK = C.schedule == WgmmaSchedule::kStreamK;
+  static constexpr bool kPromoted = C.types.compute == ComputeType::k3xTF32;
 
   using LayoutC = std::conditional_t<C.c_row_major, cutlass::layout::RowMajor, cutlass::layout::ColumnMajor>;
 
@@ -91,9 +110,10 @@ struct WgmmaGemm {
       C.stages == 0,
       cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
       cutlass::gemm::collective::StageCount<(C.stages > 0 ? C.stages : 2)>>;
-  using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+  using BuiltMainloop = typename cutlass::gemm::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, ElementAB, CutlassLayout<C.op_a>, kAlignAB, ElementAB,
       CutlassLayout<C.op_b>, kAlignAB, float, Tile, Cluster, Stages, MainloopSchedule>::CollectiveOp;
+  using Mainloop = std::conditional_t<kPromoted, PromotedMainloop<BuiltMainloop>, BuiltMainloop>;
   using Kernel = cutlass::gemm::kernel::GemmUniversal<cute::Shape<int, int, int, int>, Mainloop, Epilogue, Scheduler>;
 
   static typename Kernel::Arguments arguments(const GemmParams& p, int device, int sm_count) {

@@ -14,6 +14,7 @@
 #include "check.hpp"
 #include "gpu_test.hpp"
 #include "kernel_config.hpp"
+#include "validate.hpp"
 
 namespace autogemm::testing {
 namespace {
@@ -350,7 +351,7 @@ class GemmExApiTest : public SgemmApiTest {
     };
     const autogemmStatus_t s =
         autogemmGemmEx(handle_, ta, tb, m, n, k, &alpha, a.get(), cuda_type(types.a), lda, b.get(), cuda_type(types.b),
-                       ldb, &beta, c.get(), cuda_type(types.c), ldc, AUTOGEMM_COMPUTE_32F);
+                       ldb, &beta, c.get(), cuda_type(types.c), ldc, compute_type_of(types));
     EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
     if (s == AUTOGEMM_STATUS_SUCCESS) {
       const double err = relative_error(c.get(), ldc, ref.get(), m, n, nullptr, types.c);
@@ -430,6 +431,74 @@ TEST_F(GemmExApiTest, DecodeShapesRunAndExplainNamesTheirKernel) {
             AUTOGEMM_STATUS_NOT_SUPPORTED);
   EXPECT_NE(std::string(autogemmGetLastErrorMessage()).find("autogemmExplainGemmEx: Atype"), std::string::npos)
       << autogemmGetLastErrorMessage();
+}
+
+// The TF32 and 3xTF32 arithmetics on every layout, with leading dimensions TMA reads (pad 0, 4) and
+// ones it cannot (1, 3; an odd m whose C the call pads): each within its arithmetic's bound, on any
+// device (without the tensor-core family the CUDA-core FP32 kernels, more accurate, serve them).
+TEST_F(GemmExApiTest, Tf32ArithmeticsRunEveryLayoutWithinTheirBounds) {
+  const autogemmOperation_t ops[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T};
+  uint64_t seed = 4100;
+  for (ComputeType arithmetic : {ComputeType::kTF32, ComputeType::k3xTF32})
+    for (auto ta : ops)
+      for (auto tb : ops)
+        for (int pad : {0, 1, 3, 4}) {
+          const GemmTypes types{DataType::kF32, DataType::kF32, DataType::kF32, arithmetic};
+          const int m = pad == 3 ? 301 : 300;
+          EXPECT_EQ(check_ex(types, ta, tb, m, 203, 517, 1.5f, pad == 1 ? 0.0f : 0.5f, pad, seed += 7),
+                    AUTOGEMM_STATUS_SUCCESS)
+              << autogemmGetLastErrorMessage();
+        }
+  const GemmTypes emulated{DataType::kF32, DataType::kF32, DataType::kF32, ComputeType::k3xTF32};
+  EXPECT_EQ(check_ex(emulated, AUTOGEMM_OP_N, AUTOGEMM_OP_N, 1024, 512, 2048, 1.0f, 0.0f, 0, 4900),
+            AUTOGEMM_STATUS_SUCCESS)
+      << autogemmGetLastErrorMessage();
+}
+
+// The handle's math mode: AUTOGEMM_MATH's words as autogemmMath_t, the mode read back, a bad value
+// named; autogemmSgemm and autogemmGemmEx with AUTOGEMM_COMPUTE_32F follow it, and on sm_90a the
+// untuned choice of a large problem is a tensor-core kernel of the mode's arithmetic.
+TEST_F(GemmExApiTest, MathModeChoosesTheArithmeticOfFp32Calls) {
+  autogemmMath_t mode;
+  ASSERT_EQ(autogemmGetMathMode(handle_, &mode), AUTOGEMM_STATUS_SUCCESS);
+  EXPECT_EQ(autogemmSetMathMode(handle_, static_cast<autogemmMath_t>(7)), AUTOGEMM_STATUS_INVALID_VALUE);
+  EXPECT_NE(std::string(autogemmGetLastErrorMessage()).find("mode = 7"), std::string::npos)
+      << autogemmGetLastErrorMessage();
+  const int n = 2048;
+  DeviceBuffer<float> a(size_t(n) * n), b(size_t(n) * n), c(size_t(n) * n);
+  ASSERT_EQ(fill_uniform(a.get(), size_t(n) * n, 5001, nullptr), cudaSuccess);
+  ASSERT_EQ(fill_uniform(b.get(), size_t(n) * n, 5002, nullptr), cudaSuccess);
+  DeviceBuffer<double> ref(size_t(n) * n);
+  ASSERT_EQ(reference_gemm_f64(Op::T, Op::N, n, n, n, 1.0, a.get(), n, b.get(), n, 0.0, c.get(), n, ref.get(), nullptr),
+            cudaSuccess);
+  const struct {
+    autogemmMath_t mode;
+    ComputeType arithmetic;
+    const char* kernel_prefix;
+  } modes[] = {{AUTOGEMM_MATH_TF32, ComputeType::kTF32, "sm90_wgmma_tf32_"},
+               {AUTOGEMM_MATH_FP32_EMULATED, ComputeType::k3xTF32, "sm90_wgmma_3xtf32_"},
+               {AUTOGEMM_MATH_PEDANTIC, ComputeType::kF32, "simt_sgemm_"}};
+  for (const auto& m : modes) {
+    SCOPED_TRACE(math_mode_name(m.arithmetic));
+    ASSERT_EQ(autogemmSetMathMode(handle_, m.mode), AUTOGEMM_STATUS_SUCCESS);
+    ASSERT_EQ(autogemmGetMathMode(handle_, &mode), AUTOGEMM_STATUS_SUCCESS);
+    EXPECT_EQ(mode, m.mode);
+    const float one = 1.0f, zero = 0.0f;
+    ASSERT_EQ(fill_nan(c.get(), size_t(n) * n, nullptr), cudaSuccess);
+    ASSERT_EQ(autogemmSgemm(handle_, AUTOGEMM_OP_T, AUTOGEMM_OP_N, n, n, n, &one, a.get(), n, b.get(), n, &zero, c.get(), n),
+              AUTOGEMM_STATUS_SUCCESS)
+        << autogemmGetLastErrorMessage();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const double err = relative_error(c.get(), n, ref.get(), n, n, nullptr);
+    const GemmTypes types{DataType::kF32, DataType::kF32, DataType::kF32, m.arithmetic};
+    EXPECT_LE(err, error_bound(n, types)) << "relative error " << err;
+    autogemmChoiceInfo_t info;
+    ASSERT_EQ(autogemmExplainGemmEx(handle_, AUTOGEMM_OP_T, AUTOGEMM_OP_N, n, n, n, a.get(), CUDA_R_32F, n, b.get(),
+                                    CUDA_R_32F, n, c.get(), CUDA_R_32F, n, AUTOGEMM_COMPUTE_32F, &info),
+              AUTOGEMM_STATUS_SUCCESS)
+        << autogemmGetLastErrorMessage();
+    if (hopper()) EXPECT_EQ(std::string(info.kernel).rfind(m.kernel_prefix, 0), 0u) << info.kernel;
+  }
 }
 
 }  // namespace

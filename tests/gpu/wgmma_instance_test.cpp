@@ -1,5 +1,6 @@
 // Every tensor-core (wgmma) instance against the float64 reference computed from the same BF16/FP16
-// inputs: sizes that are multiples of no tile (odd where the layout allows: wgmma_extent_rule), alpha/beta with beta = 0 over NaN,
+// (or FP32, for the TF32 and 3xTF32 instances, in every layout and with leading dimensions TMA
+// cannot read: their operands' K-major copies) inputs: sizes that are multiples of no tile (odd where the layout allows: wgmma_extent_rule), alpha/beta with beta = 0 over NaN,
 // leading dimensions above the minimum (multiples of 8 elements, as TMA needs), NaN in the padding
 // rows of every operand and of C (none may reach C, and C's must stay NaN: nothing written out of
 // bounds), the stream-K schedule unsplit and split. The bound is error_bound's: the FP32 sum's plus
@@ -27,15 +28,15 @@ std::vector<size_t> wgmma_indices() {
   return out;
 }
 
-// Under the sanitizer: the first instance of each (types, layout, schedule, C's order) class.
+// Under the sanitizer: the first instance of each (types, arithmetic, layout, schedule, C's order) class.
 bool in_covering_subset(size_t index) {
   static const std::set<size_t> subset = [] {
     std::set<size_t> picked;
-    std::set<std::tuple<int, int, int, int, int, bool>> seen;
+    std::set<std::tuple<int, int, int, int, int, int, bool>> seen;
     for (size_t i : wgmma_indices()) {
       const KernelConfig& c = kernel_registry()[i].config;
-      if (seen.insert({static_cast<int>(c.types.a), static_cast<int>(c.types.c), static_cast<int>(c.op_a),
-                       static_cast<int>(c.op_b), static_cast<int>(c.schedule), c.c_row_major})
+      if (seen.insert({static_cast<int>(c.types.a), static_cast<int>(c.types.c), static_cast<int>(c.types.compute),
+                       static_cast<int>(c.op_a), static_cast<int>(c.op_b), static_cast<int>(c.schedule), c.c_row_major})
               .second)
         picked.insert(i);
     }
@@ -77,26 +78,37 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
 
   const KernelInstance& kernel() const { return kernel_registry()[GetParam()]; }
 
+  // The problem in the instance's own layout: an instance of a row-major C runs it transposed, so
+  // its own layout is the transposed problem's (transposed_problem flips both ops and swaps them).
   void check(Case cs, uint64_t seed) {
     const KernelConfig& cfg = kernel().config;
-    // The caller's problem: an instance of a row-major C runs it transposed, so its own layout is
-    // the transposed problem's (transposed_problem flips both ops and swaps them).
     auto flip = [](Op op) { return op == Op::N ? Op::T : Op::N; };
-    const Op op_a = cfg.c_row_major ? flip(cfg.op_b) : cfg.op_a, op_b = cfg.c_row_major ? flip(cfg.op_a) : cfg.op_b;
-    // The extents the problem's layout stores contiguously are multiples of 8 (wgmma_extent_rule; the
-    // API pads other problems, realigned.hpp); the others stay as odd as the case makes them.
-    auto up8 = [](int x) { return (x + 7) / 8 * 8; };
-    cs.m = up8(cs.m);
-    if (op_a == Op::T || op_b == Op::N) cs.k = up8(cs.k);
-    if (op_b == Op::T) cs.n = up8(cs.n);
-    SCOPED_TRACE(::testing::Message() << kernel().name << " m=" << cs.m << " n=" << cs.n << " k=" << cs.k
-                                      << " alpha=" << cs.alpha << " beta=" << cs.beta << " splits=" << cs.split.splits);
+    check(cs, seed, cfg.c_row_major ? flip(cfg.op_b) : cfg.op_a, cfg.c_row_major ? flip(cfg.op_a) : cfg.op_b, false);
+  }
+
+  // `misaligned_ab`: A's and B's leading dimensions one element past the minimum, which TMA cannot
+  // read (TF32 and 3xTF32 instances, whose operands go through K-major copies).
+  void check(Case cs, uint64_t seed, Op op_a, Op op_b, bool misaligned_ab) {
+    const KernelConfig& cfg = kernel().config;
+    const bool copies = is_tf32_wgmma(cfg);
+    // The extents the problem's layout stores contiguously are multiples of 16 bytes
+    // (wgmma_extent_rule; the API pads other problems, realigned.hpp); the others stay as odd as the
+    // case makes them. TF32 and 3xTF32 instances copy A and B, so only C's m is ruled.
+    const int vec = 16 / data_type_bytes(cfg.types.a);
+    auto up = [vec](int x) { return (x + vec - 1) / vec * vec; };
+    cs.m = up(cs.m);
+    if (!copies && (op_a == Op::T || op_b == Op::N)) cs.k = up(cs.k);
+    if (!copies && op_b == Op::T) cs.n = up(cs.n);
+    SCOPED_TRACE(::testing::Message() << kernel().name << " " << layout_code(op_a, op_b) << " m=" << cs.m
+                                      << " n=" << cs.n << " k=" << cs.k << " alpha=" << cs.alpha << " beta=" << cs.beta
+                                      << " splits=" << cs.split.splits << (misaligned_ab ? " misaligned" : ""));
     const int ab = data_type_bytes(cfg.types.a), cb = data_type_bytes(cfg.types.c);
-    // Leading dimensions past the minimum, each a multiple of 16 bytes.
+    // Leading dimensions past the minimum, each a multiple of 16 bytes (or one past A's and B's rows).
     auto pad = [](int rows, int bytes) { return (rows + 16 / bytes - 1) / (16 / bytes) * (16 / bytes) + 16 / bytes; };
     const int a_rows = op_a == Op::N ? cs.m : cs.k, a_cols = op_a == Op::N ? cs.k : cs.m;
     const int b_rows = op_b == Op::N ? cs.k : cs.n, b_cols = op_b == Op::N ? cs.n : cs.k;
-    const int lda = pad(a_rows, ab), ldb = pad(b_rows, ab), ldc = pad(cs.m, cb);
+    const int lda = misaligned_ab ? a_rows + 1 : pad(a_rows, ab), ldb = misaligned_ab ? b_rows + 1 : pad(b_rows, ab);
+    const int ldc = pad(cs.m, cb);
     const size_t c_bytes = size_t(ldc) * cs.n * cb;
     DeviceBuffer<char> a(size_t(lda) * a_cols * ab), b(size_t(ldb) * b_cols * ab), c(c_bytes), c0(c_bytes);
     DeviceBuffer<double> ref(size_t(cs.m) * cs.n);
@@ -125,7 +137,8 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
 
     const WorkspaceNeeds needs = workspace_size(kernel(), p, cs.split);
     DeviceBuffer<float> partials((needs.partial_bytes + 3) / sizeof(float));
-    const Workspace ws{partials.get(), needs.partial_bytes, nullptr, 0};
+    DeviceBuffer<float> copies_buffer((needs.repack_bytes + 3) / sizeof(float));
+    const Workspace ws{partials.get(), needs.partial_bytes, nullptr, 0, copies_buffer.get(), needs.repack_bytes};
     ASSERT_CUDA(run(kernel(), p, cs.split, ws, nullptr));
     ASSERT_CUDA(cudaDeviceSynchronize());
 
@@ -159,6 +172,16 @@ TEST_P(WgmmaInstanceTest, MatchesFloat64Reference) {
     check(cs, ++seed);
     if (HasFatalFailure()) return;
   }
+  if (!is_tf32_wgmma(kernel().config)) return;
+  // TF32 and 3xTF32 instances take every layout, and leading dimensions TMA cannot read, through
+  // their K-major copies.
+  for (Op op_a : {Op::N, Op::T})
+    for (Op op_b : {Op::N, Op::T})
+      for (bool misaligned : {false, true})
+        for (const Case& cs : {Case{129, 65, 33, 1.5f, -0.75f, none}, Case{97, 211, 301, -1.0f, 0.0f, none}}) {
+          check(cs, ++seed, op_a, op_b, misaligned);
+          if (HasFatalFailure()) return;
+        }
 }
 
 

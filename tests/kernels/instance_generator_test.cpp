@@ -18,8 +18,8 @@ size_t count(const std::string& text, const std::string& what) {
 
 TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
   const auto grid = enumerate_grid();
-  const auto files = generate_sources(grid, {4, "", true, 2});
-  ASSERT_EQ(files.size(), 7u);  // 4 groups, 2 wgmma groups, the registry
+  const auto files = generate_sources(grid, {4, "", true, 2, 3});
+  ASSERT_EQ(files.size(), 10u);  // 4 groups, 2 wgmma groups, 3 wgmma tf32 groups, the registry
   for (const auto& c : grid) {
     const std::string literal = "\"" + kernel_name(c) + "\"";
     size_t hits = 0;
@@ -37,11 +37,13 @@ TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
   const std::string& reg = files.at("registry.cpp");
   for (int g = 0; g < 4; ++g) EXPECT_EQ(count(reg, "register_group_" + std::to_string(g) + "("), 2u);
   for (int g = 0; g < 2; ++g) EXPECT_EQ(count(reg, "register_wgmma_group_" + std::to_string(g) + "("), 2u);
+  for (int g = 0; g < 3; ++g) EXPECT_EQ(count(reg, "register_wgmma_tf32_group_" + std::to_string(g) + "("), 2u);
   EXPECT_NE(reg.find("all.reserve(" + std::to_string(grid.size()) + ")"), std::string::npos);
 }
 
-// wgmma instances include CUTLASS: they go to their own groups, those that differ only in their
-// swizzle (one kernel) to the same group, and a build without CUTLASS (0 groups) drops them all.
+// wgmma instances include CUTLASS: they go to their own groups (16-bit operands apart from FP32 ones,
+// so adding to one set recompiles none of the other), those that differ only in their swizzle (one
+// kernel) to the same group, and a build without CUTLASS (0 groups) drops them all.
 TEST(InstanceGenerator, WgmmaInstancesInTheirOwnGroupsSwizzleTwinsTogether) {
   const auto grid = enumerate_grid();
   const auto files = generate_sources(grid, {4, "", true, 3});
@@ -53,7 +55,8 @@ TEST(InstanceGenerator, WgmmaInstancesInTheirOwnGroupsSwizzleTwinsTogether) {
     base.swizzle = 1;
     for (const auto& [name, text] : files) {
       if (count(text, "\"" + kernel_name(c) + "\"") == 0) continue;
-      EXPECT_EQ(name.rfind("wgmma_instances_", 0), 0u) << kernel_name(c) << " in " << name;
+      EXPECT_EQ(name.rfind(is_tf32_wgmma(c) ? "wgmma_tf32_instances_" : "wgmma_instances_", 0), 0u)
+          << kernel_name(c) << " in " << name;
       EXPECT_EQ(count(text, "\"" + kernel_name(base) + "\""), 1u) << kernel_name(c) << " apart from its twin";
     }
   }

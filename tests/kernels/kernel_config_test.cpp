@@ -387,7 +387,7 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
 TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
   std::map<std::string, std::set<std::string>> seen;
   for (const auto& c : enumerate_grid()) {
-    if (!c.is_wgmma()) continue;
+    if (!c.is_wgmma() || is_tf32_wgmma(c)) continue;
     EXPECT_EQ(invalid_reason(c), nullptr) << kernel_name(c);
     const std::string cls = std::string(data_type_name(c.types.a)) + "_" + data_type_name(c.types.c) + "_" +
                             layout_code(c.op_a, c.op_b);
@@ -420,12 +420,35 @@ TEST(KernelConfig, WgmmaValidityRuleNamesTheProblem) {
     return std::string(r ? r : "");
   };
   EXPECT_NE(why([](KernelConfig& c) { c.types.c = DataType::kF16; }).find("C of their type or f32"), std::string::npos);
-  EXPECT_NE(why([](KernelConfig& c) { c.bk = 32; }).find("BK must be 64"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.bk = 32; }).find("BK must fill one 128-byte swizzled row"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.types.compute = ComputeType::kTF32; }).find("FP32 arithmetic"),
+            std::string::npos);
   EXPECT_NE(why([](KernelConfig& c) { c.bm = 64; }).find("cooperative"), std::string::npos);
   EXPECT_NE(why([](KernelConfig& c) { c.bm = 256, c.bn = 256; }).find("accumulators"), std::string::npos);
   EXPECT_NE(why([](KernelConfig& c) { c.cluster_m = 2, c.cluster_n = 2; }).find("cluster"), std::string::npos);
   EXPECT_NE(why([](KernelConfig& c) { c.swizzle = 3; }).find("swizzle"), std::string::npos);
   EXPECT_NE(why([](KernelConfig& c) { c.align = 4; }).find("align 8"), std::string::npos);
+  // FP32 operands: TF32 or 3xTF32 arithmetic, K-major operands, BK 32, and 3xTF32's promoted sums
+  // count twice against the accumulators.
+  const KernelConfig tf32 = wgmma_config(128, 256, 32, 0, 1, 1, WgmmaSchedule::kCooperative, Op::T, Op::N,
+                                         DataType::kF32, DataType::kF32, 1, false, ComputeType::kTF32);
+  EXPECT_EQ(invalid_reason(tf32), nullptr);
+  EXPECT_EQ(kernel_name(tf32), "sm90_wgmma_tf32_f32_128x256x32_c1x1_coop_tn_align4");
+  EXPECT_EQ(parse_kernel_name(kernel_name(tf32)), tf32);
+  KernelConfig emulated = tf32;
+  emulated.types.compute = ComputeType::k3xTF32;
+  EXPECT_NE(std::string(invalid_reason(emulated)).find("accumulators"), std::string::npos);
+  emulated.bn = 128;
+  EXPECT_EQ(invalid_reason(emulated), nullptr);
+  EXPECT_EQ(kernel_name(emulated), "sm90_wgmma_3xtf32_f32_128x128x32_c1x1_coop_tn_align4");
+  EXPECT_EQ(parse_kernel_name(kernel_name(emulated)), emulated);
+  KernelConfig nn = tf32;
+  nn.op_a = Op::N;
+  EXPECT_NE(std::string(invalid_reason(nn)).find("K-major (tn)"), std::string::npos);
+  KernelConfig pedantic = tf32;
+  pedantic.types.compute = ComputeType::kF32;
+  EXPECT_NE(std::string(invalid_reason(pedantic)).find("TF32 or 3xTF32"), std::string::npos);
+  EXPECT_EQ(parse_kernel_name("sm90_wgmma_f32_f32_128x256x32_c1x1_coop_tn_align4"), std::nullopt);
   // A SIMT instance takes no wgmma fields.
   KernelConfig simt = gemm_config(kTileShapes[0], kPipelineChoices[0], Op::N, Op::N, 4);
   ASSERT_EQ(invalid_reason(simt), nullptr);

@@ -26,20 +26,23 @@ TEST(Registry, InstancesAreValidUniqueAndNamedByConfig) {
 }
 
 // Every FP32 layout and alignment class; with the tensor-core family (a build for sm_90a with
-// CUTLASS), every layout of each of its operand types too.
+// CUTLASS), every layout of each of its 16-bit operand types too, and its TF32 and 3xTF32 instances.
 TEST(Registry, EveryLayoutAndAlignmentClassIsCompiled) {
   std::set<std::string> classes, wgmma;
   for (const KernelInstance& k : kernel_registry()) {
     const std::string cls = layout_code(k.config.op_a, k.config.op_b) + std::to_string(k.config.align);
-    if (k.config.is_wgmma())
-      wgmma.insert(std::string(data_type_name(k.config.types.a)) + "_" + cls);
+    if (k.config.is_wgmma())  // named as the instances are: FP32 operands by their arithmetic
+      wgmma.insert(std::string(is_tf32_wgmma(k.config) ? compute_type_name(k.config.types.compute)
+                                                       : data_type_name(k.config.types.a)) +
+                   "_" + cls);
     else
       classes.insert(cls);
   }
   EXPECT_EQ(classes, (std::set<std::string>{"nn1", "nn4", "nt1", "nt4", "tn1", "tn4", "tt1", "tt4"}));
 #if AUTOGEMM_WGMMA_INSTANCES
+  // TF32 and 3xTF32 instances read K-major copies of the other layouts: `tn` only.
   EXPECT_EQ(wgmma, (std::set<std::string>{"bf16_nn8", "bf16_nt8", "bf16_tn8", "bf16_tt8", "f16_nn8", "f16_nt8",
-                                          "f16_tn8", "f16_tt8"}));
+                                          "f16_tn8", "f16_tt8", "tf32_tn4", "3xtf32_tn4"}));
 #else
   EXPECT_TRUE(wgmma.empty());
 #endif

@@ -131,6 +131,61 @@ TEST(Repack, OnlyKMajorOperandsForXMajorKernelsWhenAllowed) {
   EXPECT_FALSE(repack_plan(gemv_config(64, 8, Op::N, Op::T, 4), problem(Op::N, Op::N, 4096, 1, 4096)).any());
 }
 
+// TF32 and 3xTF32 instances (`tn` only) read K-major copies of what TMA cannot read K-major as it
+// is, k padded to 4; a 3xTF32 instance always, each operand split into three parts along K.
+TEST(Repack, Tf32InstancesReadKMajorCopies) {
+  auto config = [](ComputeType arithmetic) {
+    return wgmma_config(128, 128, 32, 0, 1, 1, WgmmaSchedule::kCooperative, Op::T, Op::N, DataType::kF32,
+                        DataType::kF32, 1, false, arithmetic);
+  };
+  auto fp32_problem = [](Op op_a, Op op_b, int m, int n, int k, ComputeType arithmetic) {
+    GemmProblem p = problem(op_a, op_b, m, n, k);
+    p.types = {DataType::kF32, DataType::kF32, DataType::kF32, arithmetic};
+    return p;
+  };
+  const KernelConfig tf32 = config(ComputeType::kTF32), emulated = config(ComputeType::k3xTF32);
+  ASSERT_EQ(invalid_reason(tf32), nullptr);
+  ASSERT_EQ(invalid_reason(emulated), nullptr);
+  EXPECT_FALSE(repack_plan(tf32, fp32_problem(Op::T, Op::N, 4096, 1024, 4096, ComputeType::kTF32)).any());
+  // An M-major A is copied K-major; B, K-major already, is read in place.
+  const GemmProblem nn = fp32_problem(Op::N, Op::N, 4096, 1024, 4096, ComputeType::kTF32);
+  RepackPlan plan = repack_plan(tf32, nn);
+  EXPECT_TRUE(plan.a);
+  EXPECT_FALSE(plan.b);
+  EXPECT_EQ(plan.k_major_parts, 1);
+  GemmProblem run = repacked_problem(nn, plan, reinterpret_cast<float*>(0x100000));
+  EXPECT_EQ(run.op_a, Op::T);
+  EXPECT_EQ(run.lda, 4096);
+  EXPECT_EQ(run.k, 4096);
+  EXPECT_EQ(run.b, nn.b);
+  EXPECT_EQ(can_implement(instance(tf32), nn, h100()), true) << cannot_implement(instance(tf32), nn, h100());
+  // k not a multiple of 4: both copied, k padded with zeros.
+  plan = repack_plan(tf32, fp32_problem(Op::T, Op::N, 4096, 1024, 4095, ComputeType::kTF32));
+  EXPECT_TRUE(plan.a && plan.b);
+  run = repacked_problem(fp32_problem(Op::T, Op::N, 4096, 1024, 4095, ComputeType::kTF32), plan, nullptr);
+  EXPECT_EQ(run.k, 4096);
+  EXPECT_EQ(run.lda, 4096);
+  EXPECT_EQ(run.ldb, 4096);
+  // 3xTF32: both operands split, the kernel's K three times k rounded up to 4.
+  const GemmProblem tn = fp32_problem(Op::T, Op::N, 4096, 1024, 4095, ComputeType::k3xTF32);
+  plan = repack_plan(emulated, tn);
+  EXPECT_TRUE(plan.a && plan.b);
+  EXPECT_EQ(plan.k_major_parts, 3);
+  run = repacked_problem(tn, plan, nullptr);
+  EXPECT_EQ(run.k, 3 * 4096);
+  EXPECT_EQ(run.lda, 3 * 4096);
+  EXPECT_EQ(repack_layout(tn, plan).bytes, sizeof(float) * 3 * 4096 * (4096 + 1024));
+  EXPECT_EQ(workspace_size(instance(emulated), tn, {1, SplitKMode::kNone}).repack_bytes, repack_layout(tn, plan).bytes);
+  // C is written in place by TMA: its m must be a multiple of 4.
+  GemmProblem odd_m = fp32_problem(Op::T, Op::N, 4095, 1024, 4096, ComputeType::k3xTF32);
+  odd_m.ldc = 4096;
+  EXPECT_NE(cannot_implement(instance(emulated), odd_m, h100()).find("C is stored along m = 4095"), std::string::npos);
+  // A TF32 instance never serves a pedantic problem.
+  EXPECT_NE(cannot_implement(instance(tf32), fp32_problem(Op::T, Op::N, 4096, 1024, 4096, ComputeType::kF32), h100())
+                .find("instance computes f32.f32.f32.tf32"),
+            std::string::npos);
+}
+
 TEST(Repack, OfferedOnlyWhenTheOtherExtentAmortisesTheCopy) {
   const KernelInstance nt = instance(with_layout(Op::N, Op::T));
   // B's copy is paid once per row of C: m must reach kRepackMinOtherExtent.

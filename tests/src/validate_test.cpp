@@ -75,28 +75,58 @@ TEST(ValidateSgemm, AcceptsSizesWhoseOffsetsExceed32Bits) {
 // compute type, is INVALID_VALUE naming it.
 TEST(ValidateGemmTypes, ImplementedCombinationsAndMessagesForTheRest) {
   GemmTypes t;
-  ASSERT_TRUE(validate_gemm_types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, AUTOGEMM_COMPUTE_32F, t).ok());
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, AUTOGEMM_COMPUTE_32F, ComputeType::kF32, t).ok());
   EXPECT_EQ(t, (GemmTypes{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32}));
-  ASSERT_TRUE(validate_gemm_types(CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, t).ok());
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_16F, CUDA_R_16F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, ComputeType::kF32, t).ok());
   EXPECT_EQ(t, (GemmTypes{DataType::kF16, DataType::kF16, DataType::kF32, ComputeType::kF32}));
-  ASSERT_TRUE(validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, t).ok());
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, ComputeType::kF32, t).ok());
   EXPECT_EQ(t, kF32Types);
   for (auto [a, b, c] : {std::tuple{CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F}, std::tuple{CUDA_R_16F, CUDA_R_16F, CUDA_R_16BF},
                          std::tuple{CUDA_R_32F, CUDA_R_32F, CUDA_R_16BF}, std::tuple{CUDA_R_64F, CUDA_R_64F, CUDA_R_64F},
                          std::tuple{CUDA_R_8F_E4M3, CUDA_R_8F_E4M3, CUDA_R_16BF}}) {
-    const Validation v = validate_gemm_types(a, b, c, AUTOGEMM_COMPUTE_32F, t);
+    const Validation v = validate_gemm_types(a, b, c, AUTOGEMM_COMPUTE_32F, ComputeType::kF32, t);
     EXPECT_EQ(v.status, AUTOGEMM_STATUS_NOT_SUPPORTED) << v.message;
     EXPECT_NE(v.message.find("Atype"), std::string::npos) << v.message;
     EXPECT_NE(v.message.find("is not implemented"), std::string::npos) << v.message;
   }
   const Validation bad = validate_gemm_types(static_cast<cudaDataType_t>(12345), CUDA_R_16BF, CUDA_R_16BF,
-                                             AUTOGEMM_COMPUTE_32F, t);
+                                             AUTOGEMM_COMPUTE_32F, ComputeType::kF32, t);
   EXPECT_EQ(bad.status, AUTOGEMM_STATUS_INVALID_VALUE);
   EXPECT_NE(bad.message.find("Atype = 12345"), std::string::npos) << bad.message;
   const Validation compute = validate_gemm_types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF,
-                                                 static_cast<autogemmComputeType_t>(7), t);
+                                                 static_cast<autogemmComputeType_t>(7), ComputeType::kF32, t);
   EXPECT_EQ(compute.status, AUTOGEMM_STATUS_INVALID_VALUE);
   EXPECT_NE(compute.message.find("computeType = 7"), std::string::npos) << compute.message;
+}
+
+// FP32 operands take every compute type: AUTOGEMM_COMPUTE_32F is the handle's math mode, the others
+// their own arithmetic whatever the mode; 16-bit operands take AUTOGEMM_COMPUTE_32F only.
+TEST(ValidateGemmTypes, ComputeTypesOfFp32OperandsAndTheMathMode) {
+  const GemmTypes tf32{DataType::kF32, DataType::kF32, DataType::kF32, ComputeType::kTF32};
+  const GemmTypes emulated{DataType::kF32, DataType::kF32, DataType::kF32, ComputeType::k3xTF32};
+  GemmTypes t;
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, ComputeType::kTF32, t).ok());
+  EXPECT_EQ(t, tf32);
+  ASSERT_TRUE(
+      validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, ComputeType::k3xTF32, t).ok());
+  EXPECT_EQ(t, emulated);
+  ASSERT_TRUE(
+      validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F_PEDANTIC, ComputeType::kTF32, t).ok());
+  EXPECT_EQ(t, kF32Types);
+  ASSERT_TRUE(
+      validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F_FAST_TF32, ComputeType::kF32, t).ok());
+  EXPECT_EQ(t, tf32);
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_32F, CUDA_R_32F, CUDA_R_32F, AUTOGEMM_COMPUTE_32F_EMULATED_3XTF32,
+                                  ComputeType::kF32, t)
+                  .ok());
+  EXPECT_EQ(t, emulated);
+  // The math mode is FP32's: 16-bit operands keep FP32 arithmetic under any mode.
+  ASSERT_TRUE(validate_gemm_types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_32F, AUTOGEMM_COMPUTE_32F, ComputeType::kTF32, t).ok());
+  EXPECT_EQ(t.compute, ComputeType::kF32);
+  const Validation v =
+      validate_gemm_types(CUDA_R_16BF, CUDA_R_16BF, CUDA_R_16BF, AUTOGEMM_COMPUTE_32F_FAST_TF32, ComputeType::kF32, t);
+  EXPECT_EQ(v.status, AUTOGEMM_STATUS_NOT_SUPPORTED);
+  EXPECT_NE(v.message.find("with AUTOGEMM_COMPUTE_32F_FAST_TF32 is not implemented"), std::string::npos) << v.message;
 }
 
 }  // namespace

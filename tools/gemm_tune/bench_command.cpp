@@ -27,6 +27,7 @@
 #include "realigned.hpp"
 #include "registry.hpp"
 #include "timing.hpp"
+#include "validate.hpp"
 
 namespace autogemm::cli {
 namespace {
@@ -79,7 +80,8 @@ nlohmann::json side_json(const PairedSide& s, double rel_err) {
 
 Command add_bench_command(CLI::App& app) {
   auto* sub = app.add_subcommand(
-      "bench", "Time autogemm's current choice against cuBLAS (SGEMM in pedantic FP32; cublasGemmEx for bf16/f16)");
+      "bench", "Time autogemm's current choice against cuBLAS (SGEMM in pedantic FP32, also for --math "
+      "fp32_emulated; cublasGemmEx with FAST_TF32 for --math tf32, and for bf16/f16)");
   struct Opts {
     ProblemSelection select;
     std::string json;
@@ -98,14 +100,15 @@ Command add_bench_command(CLI::App& app) {
   sub->add_option("--json", o->json, "Also write the results and provenance to this JSON file");
   sub->add_option("--max-reps", o->max_reps, "Timed repetitions at most per measurement")->capture_default_str();
   sub->add_option("--cublaslt", o->cublaslt,
-                  "BF16/FP16: also time cuBLASLt's top N heuristic algorithms and report the fastest (0: off)")
+                  "BF16/FP16 and --math tf32|fp32_emulated: also time cuBLASLt's top N heuristic algorithms and report "
+                  "the fastest (0: off)")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
   sub->footer(
       "Method: each result checked against a float64 reference first; then 500 ms of both libraries, then\n"
       "rounds of one untimed and one timed launch of each (L2 flushed before each, alternating which goes\n"
       "first), medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
-      "autogemm's / cuBLAS's repetitions under a slowdown reason). BF16/FP16: then cuBLASLt's top --cublaslt\n"
+      "autogemm's / cuBLAS's repetitions under a slowdown reason). BF16/FP16, TF32, 3xTF32: then cuBLASLt's top --cublaslt\n"
       "heuristic algorithms, each checked and timed alone (cold L2, medians); 'lt_us' is the fastest.\n"
       "JSON fields: docs/tuner.md, 'The benchmark'.");
   return {sub, [o]() -> int {
@@ -160,7 +163,7 @@ Command add_bench_command(CLI::App& app) {
         auto run_autogemm = [&](cudaStream_t) {
           if (autogemmGemmEx(handle, aa, ab, p.m, p.n, p.k, &alpha, data.a(), cuda_data_type(p.types.a), p.lda,
                              data.b(), cuda_data_type(p.types.b), p.ldb, &beta, data.c(), cuda_data_type(p.types.c),
-                             p.ldc, AUTOGEMM_COMPUTE_32F) != AUTOGEMM_STATUS_SUCCESS)
+                             p.ldc, compute_type_of(p.types)) != AUTOGEMM_STATUS_SUCCESS)
             throw std::runtime_error(autogemmGetLastErrorMessage());
         };
         auto run_cublas = [&](cudaStream_t) {
@@ -252,9 +255,10 @@ Command add_bench_command(CLI::App& app) {
                               {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3 runs each and " +
                                          std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, "
                                          "the two libraries' reps interleaved (alternating which goes first), median; "
-                                         "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH (FP32), cublasGemmEx with "
-                                         "CUBLAS_COMPUTE_32F in default math (BF16, FP16), in the same process; "
-                                         "for BF16/FP16 also cuBLASLt's top heuristic algorithms (32 MiB workspace), "
+                                         "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH (FP32, and the yardstick of 3xTF32), "
+                                         "cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32 (TF32) or CUBLAS_COMPUTE_32F "
+                                         "in default math (BF16, FP16), in the same process; "
+                                         "for all but pedantic FP32 also cuBLASLt's top heuristic algorithms (32 MiB workspace), "
                                          "each checked, then timed alone (not interleaved), the fastest reported"},
                               {"clock_samples", clocks.available() ? "NVML after each rep" : clocks.unavailable_reason()},
                               {"results", results}};

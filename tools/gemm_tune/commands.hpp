@@ -33,6 +33,7 @@ Command add_overhead_command(CLI::App& app);
 Command add_export_command(CLI::App& app);
 Command add_import_command(CLI::App& app);
 Command add_db_command(CLI::App& app);
+Command add_accuracy_command(CLI::App& app);
 
 /// True when a CUDA device is usable; otherwise prints one line naming the problem to stderr.
 bool require_gpu(const char* command);

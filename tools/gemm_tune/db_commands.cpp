@@ -99,7 +99,8 @@ Command add_export_command(CLI::App& app) {
       filter.dtype = o->dtype == "bf16" || o->dtype == "f16" ? o->dtype + "." + o->dtype + "." + o->dtype + ".f32"
                                                              : o->dtype;
       if (!filter.dtype.empty() && !parse_types_key(filter.dtype))
-        throw UsageError("--dtype '" + o->dtype + "' is not f32, bf16, f16 or a key such as bf16.bf16.f32.f32");
+        throw UsageError("--dtype '" + o->dtype +
+                         "' is not f32, bf16, f16 or a key such as bf16.bf16.f32.f32 or f32.f32.f32.tf32");
       if (!o->problem.empty()) filter.problem = parse_problem_key(o->problem);
       db::TuningDb database(path, db::OpenMode::kReadOnly);
       if (!o->output.empty()) {

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
       autogemm::cli::add_bench_command(app),
       autogemm::cli::add_selfcheck_command(app),
       autogemm::cli::add_overhead_command(app),
+      autogemm::cli::add_accuracy_command(app),
       autogemm::cli::add_kernels_command(app),
       autogemm::cli::add_devices_command(app),
       autogemm::cli::add_export_command(app),

@@ -31,6 +31,12 @@ void add_dtype_options(CLI::App& command, ProblemSelection& selection) {
   command.add_option("--dtype", selection.dtype, "Element type of A and B: f32, bf16 or f16 (FP32 arithmetic)")
       ->capture_default_str();
   command.add_option("--out-dtype", selection.out_dtype, "Element type of C: f32, or the type of A and B (default)");
+  command
+      .add_option("--math", selection.math,
+                  "Arithmetic of f32 GEMMs, as the library's math mode (AUTOGEMM_MATH): pedantic (CUDA cores), "
+                  "fp32_emulated (may use 3xTF32 tensor cores) or tf32 (may use TF32 tensor cores); each has its own "
+                  "database rows")
+      ->capture_default_str();
 }
 
 GemmTypes selected_types(const ProblemSelection& o) {
@@ -43,7 +49,11 @@ GemmTypes selected_types(const ProblemSelection& o) {
   if (c != ab && c != DataType::kF32)
     throw std::runtime_error("--out-dtype '" + o.out_dtype + "' with --dtype '" + o.dtype +
                              "': C is of A's type or f32");
-  return GemmTypes{ab, ab, c, ComputeType::kF32};
+  const auto math = parse_math_mode(o.math);
+  if (!math) throw std::runtime_error("--math '" + o.math + "' is not pedantic, fp32_emulated or tf32");
+  if (*math != ComputeType::kF32 && ab != DataType::kF32)
+    throw std::runtime_error("--math '" + o.math + "' with --dtype '" + o.dtype + "': the math modes are f32's");
+  return GemmTypes{ab, ab, c, *math};
 }
 
 std::vector<LabelledProblem> collect_problems(const ProblemSelection& o) {

@@ -20,9 +20,10 @@ struct ProblemSelection {
   std::string layouts = "nn";               // nn, nt, tn, tt, a comma list, or all
   std::string dtype = "f32";                // A's and B's type: f32, bf16, f16
   std::string out_dtype;                    // C's type: empty for A's, or f32
+  std::string math = "pedantic";            // FP32's arithmetic: pedantic, fp32_emulated, tf32
 };
 
-/// Adds --dtype and --out-dtype to a command, into `selection`.
+/// Adds --dtype, --out-dtype and --math to a command, into `selection`.
 void add_dtype_options(CLI::App& command, ProblemSelection& selection);
 
 /// The types a selection asks for; throws std::runtime_error naming a bad word or combination.
