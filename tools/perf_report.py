@@ -163,7 +163,7 @@ def accuracy_section(path, docs_dir):
     lines = ["", "## Accuracy of the FP32 arithmetics", "",
              f"`gemm-tune accuracy` on the {doc.get('device', '?')} (`{link(path, docs_dir)}`, {doc.get('date', '?')[:10]}): "
              f"{doc.get('method', '?')}. Each cell: the worst and the median over the {doc.get('size', '?')}² outputs. "
-             "What the arithmetics are and where 3xTF32's bound holds: [accuracy.md](accuracy.md).", "",
+             "What the arithmetics are and how these numbers stand against the targets: [accuracy.md](accuracy.md).", "",
              header, "|" + " --- |" * (3 + len(ACCURACY_METHODS))]
     for (data, k), by_method in rows.items():
         cells = []
@@ -283,7 +283,15 @@ def report(sets, args):
                   "against cuBLAS SGEMM in pedantic FP32, same process, same method. Floor = max(2·M·N·K / "
                   f"{bench_table.TF32_PEAK_TFLOPS} TFLOP/s (the H100 SXM's dense TF32 peak; a third of it for "
                   f"3xTF32), bytes / {bench_table.BANDWIDTH_TBS} TB/s). The math mode may choose any arithmetic at "
-                  "least as accurate as its own: a `simt_sgemm` kernel is the CUDA-core FP32 one.", ""]
+                  "least as accurate as its own: a `simt_sgemm` kernel is the CUDA-core FP32 one. The sets ran with "
+                  "the table these commands tuned:", "",
+                  "```sh",
+                  "gemm-tune tune --math tf32 --set seed; gemm-tune tune --math fp32_emulated --set seed",
+                  "gemm-tune tune --math tf32 --shape 4096,4096,4096 --shape 4096,11008,4096 --shape 8192,8192,8192 "
+                  "--layout all  # and --math fp32_emulated",
+                  "gemm-tune bench --math tf32 --set seed --cublaslt 4 --json docs/results/h100_bench_fp32tc_tf32_seed.json"
+                  "  # and so on",
+                  "```", ""]
         lines += tensor_set_lines(args.fp32tc_sets, args.fp32tc_paths, docs_dir)
     if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
         lines += accuracy_section(args.accuracy, docs_dir)
