@@ -19,8 +19,8 @@
 namespace autogemm {
 
 /// Whether a call of `p` runs on padded, aligned copies: a BF16/FP16 problem the tensor-core kernels
-/// cannot take as it is, or a TF32/3xTF32 one whose C they cannot write in place (their A and B go
-/// through K-major copies of the instances' own: operand_repack.hpp).
+/// cannot take as it is. FP32 operands never do (the TF32 and 3xTF32 instances copy A and B
+/// themselves, operand_repack.hpp; where they cannot write C, the CUDA-core kernels serve).
 bool runs_on_copies(const GemmProblem& p);
 
 /// The padded extents, and which operands are copied at which leading dimension and offset in a

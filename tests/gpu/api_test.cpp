@@ -434,8 +434,9 @@ TEST_F(GemmExApiTest, DecodeShapesRunAndExplainNamesTheirKernel) {
 }
 
 // The TF32 and 3xTF32 arithmetics on every layout, with leading dimensions TMA reads (pad 0, 4) and
-// ones it cannot (1, 3; an odd m whose C the call pads): each within its arithmetic's bound, on any
-// device (without the tensor-core family the CUDA-core FP32 kernels, more accurate, serve them).
+// ones it cannot (1, 3; an odd m, whose C only the CUDA-core kernels write): each within its
+// arithmetic's bound, on any device (without the tensor-core family the CUDA-core FP32 kernels, more
+// accurate, serve them).
 TEST_F(GemmExApiTest, Tf32ArithmeticsRunEveryLayoutWithinTheirBounds) {
   const autogemmOperation_t ops[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T};
   uint64_t seed = 4100;

@@ -17,6 +17,14 @@ TEST(ProblemAsCalled, FP32AndTmaReadableProblemsAreTheirOwn) {
   p.types = kF32Types;
   p.m = 127, p.lda = 127;
   EXPECT_EQ(problem_as_called(p).m, 127);
+  // FP32 operands in TF32 or 3xTF32 arithmetic too: where their instances cannot write C, the
+  // CUDA-core kernels serve the problem as it is.
+  for (ComputeType arithmetic : {ComputeType::kTF32, ComputeType::k3xTF32}) {
+    p.types = GemmTypes{DataType::kF32, DataType::kF32, DataType::kF32, arithmetic};
+    p.ldc = 127;
+    EXPECT_EQ(problem_as_called(p).m, 127);
+    EXPECT_EQ(problem_as_called(p).ldc, 127);
+  }
 }
 
 // 3001 x 127 x 1531 `nn` BF16 (the perf set's odd problem): m, which A and C store contiguously,
