@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <new>
 #include <string_view>
+#include <utility>
 
 #include "autogemm/autogemm.h"
 #include "context.hpp"
@@ -48,9 +49,12 @@ GemmProblem call_problem(autogemmOperation_t transa, autogemmOperation_t transb,
   return p;
 }
 
+// The arithmetic of the handle's FP32 GEMMs (its math mode).
+ComputeType fp32_math(autogemmHandle_t handle) { return handle->fp32_math.load(std::memory_order_relaxed); }
+
 // FP32 operands and output in the handle's math mode (autogemmSgemm).
 GemmTypes fp32_types(autogemmHandle_t handle) {
-  return GemmTypes{DataType::kF32, DataType::kF32, DataType::kF32, handle->fp32_math()};
+  return GemmTypes{DataType::kF32, DataType::kF32, DataType::kF32, fp32_math(handle)};
 }
 
 // The chosen kernel on a problem with work to do.
@@ -189,25 +193,28 @@ extern "C" autogemmStatus_t autogemmSetMode(autogemmHandle_t handle, autogemmMod
   return AUTOGEMM_STATUS_SUCCESS;
 }
 
+// The math modes of the C API and the arithmetic each gives FP32 GEMMs.
+constexpr std::pair<autogemmMath_t, ComputeType> kMathModes[] = {{AUTOGEMM_MATH_PEDANTIC, ComputeType::kF32},
+                                                                 {AUTOGEMM_MATH_FP32_EMULATED, ComputeType::k3xTF32},
+                                                                 {AUTOGEMM_MATH_TF32, ComputeType::kTF32}};
+
 extern "C" autogemmStatus_t autogemmSetMathMode(autogemmHandle_t handle, autogemmMath_t mode) {
   if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmSetMathMode: invalid handle");
-  if (mode != AUTOGEMM_MATH_PEDANTIC && mode != AUTOGEMM_MATH_FP32_EMULATED && mode != AUTOGEMM_MATH_TF32)
-    return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmSetMathMode: mode = " + std::to_string(static_cast<int>(mode)) +
-                                                   " is not PEDANTIC (0), FP32_EMULATED (1) or TF32 (2)");
-  std::lock_guard lock(handle->mutex);
-  handle->selector.settings.fp32_math = mode == AUTOGEMM_MATH_PEDANTIC        ? ComputeType::kF32
-                                        : mode == AUTOGEMM_MATH_FP32_EMULATED ? ComputeType::k3xTF32
-                                                                              : ComputeType::kTF32;
-  return AUTOGEMM_STATUS_SUCCESS;
+  for (const auto& [math, arithmetic] : kMathModes)
+    if (mode == math) {
+      handle->fp32_math.store(arithmetic, std::memory_order_relaxed);
+      return AUTOGEMM_STATUS_SUCCESS;
+    }
+  return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmSetMathMode: mode = " + std::to_string(static_cast<int>(mode)) +
+                                                 " is not PEDANTIC (0), FP32_EMULATED (1) or TF32 (2)");
 }
 
 extern "C" autogemmStatus_t autogemmGetMathMode(autogemmHandle_t handle, autogemmMath_t* mode) {
   if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmGetMathMode: invalid handle");
   if (mode == nullptr) return fail(AUTOGEMM_STATUS_INVALID_VALUE, "autogemmGetMathMode: mode is a null pointer");
-  const ComputeType math = handle->fp32_math();
-  *mode = math == ComputeType::kF32       ? AUTOGEMM_MATH_PEDANTIC
-          : math == ComputeType::k3xTF32 ? AUTOGEMM_MATH_FP32_EMULATED
-                                         : AUTOGEMM_MATH_TF32;
+  const ComputeType current = fp32_math(handle);
+  for (const auto& [math, arithmetic] : kMathModes)
+    if (arithmetic == current) *mode = math;
   return AUTOGEMM_STATUS_SUCCESS;
 }
 
@@ -281,7 +288,7 @@ extern "C" autogemmStatus_t autogemmExplainGemmEx(autogemmHandle_t handle, autog
                                                   autogemmComputeType_t computeType, autogemmChoiceInfo_t* info) {
   GemmTypes types;
   if (!live(handle)) return fail(AUTOGEMM_STATUS_NOT_INITIALIZED, "autogemmExplainGemmEx: invalid handle");
-  const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, handle->fp32_math(), types);
+  const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, fp32_math(handle), types);
   return explain_call("autogemmExplainGemmEx", handle, transa, transb, m, n, k, A, lda, B, ldb, C, ldc, types, &v,
                       info);
 }
@@ -308,7 +315,7 @@ extern "C" autogemmStatus_t autogemmGemmEx(autogemmHandle_t handle, autogemmOper
   if (const Validation v = validate_sgemm(transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc); !v.ok())
     return fail(v.status, "autogemmGemmEx: " + v.message);
   GemmTypes types;
-  if (const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, handle->fp32_math(), types); !v.ok())
+  if (const Validation v = validate_gemm_types(Atype, Btype, Ctype, computeType, fp32_math(handle), types); !v.ok())
     return fail(v.status, "autogemmGemmEx: " + v.message);
   return guarded("autogemmGemmEx", [&] {
     return run_gemm(handle, call_problem(transa, transb, m, n, k, *alpha, A, lda, B, ldb, *beta, C, ldc, types));

@@ -1,6 +1,7 @@
 // See context.hpp.
 #include "context.hpp"
 
+#include "runtime_mode.hpp"
 #include "status.hpp"
 
 namespace autogemm {
@@ -21,7 +22,7 @@ DeviceGuard::~DeviceGuard() {
 
 using namespace autogemm;
 
-autogemmContext::autogemmContext(int dev) : device(dev), selector(dev) {}
+autogemmContext::autogemmContext(int dev) : device(dev), fp32_math(math_mode_from_env()), selector(dev) {}
 
 autogemmContext::~autogemmContext() {
   magic = 0;
@@ -30,11 +31,6 @@ autogemmContext::~autogemmContext() {
 KernelChoice autogemmContext::choose(const GemmProblem& problem) {
   std::lock_guard lock(mutex);
   return selector.choose(problem, stream, workspace_);
-}
-
-ComputeType autogemmContext::fp32_math() {
-  std::lock_guard lock(mutex);
-  return selector.settings.fp32_math;
 }
 
 Workspace autogemmContext::workspace(WorkspaceNeeds needs) {

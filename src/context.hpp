@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 
@@ -21,6 +22,10 @@ struct autogemmContext {
   int device = 0;
   cudaStream_t stream = nullptr;
 
+  /// The arithmetic of the handle's FP32 GEMMs (its math mode, AUTOGEMM_MATH / autogemmSetMathMode):
+  /// read by every call before its choice, so an atomic rather than under the mutex.
+  std::atomic<autogemm::ComputeType> fp32_math;
+
   std::mutex mutex;  // guards the three below
   autogemm::KernelSelector selector;
   autogemm::HandleWorkspace workspace_;
@@ -36,8 +41,6 @@ struct autogemmContext {
   /// A device buffer of at least `bytes`, 256-byte aligned, for aligned copies of operands, under the
   /// handle's mutex. It only grows (GrowingWorkspace).
   void* realign_buffer(size_t bytes);
-  /// The arithmetic of the handle's FP32 GEMMs (its math mode), under the handle's mutex.
-  autogemm::ComputeType fp32_math();
   /// Forgets cached choices (after a settings change).
   void clear_choices();
 };

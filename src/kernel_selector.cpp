@@ -20,7 +20,6 @@ SelectionSettings SelectionSettings::from_environment() {
   s.db_paths_explicit = std::getenv("AUTOGEMM_DB") != nullptr;
   if (const char* record = std::getenv("AUTOGEMM_RECORD_UNTUNED"); record != nullptr) s.record_untuned_path = record;
   s.online_budget_ms = online_budget_ms_from_env();
-  s.fp32_math = math_mode_from_env();
   return s;
 }
 

@@ -26,8 +26,7 @@ struct SelectionSettings {
   bool db_paths_explicit = false;     // named by the user: a missing file is warned about
   std::string record_untuned_path;    // empty: off
   double online_budget_ms = 500;      // AUTOGEMM_ONLINE_BUDGET_MS / autogemmSetOnlineBudget
-  ComputeType fp32_math = ComputeType::kF32;  // AUTOGEMM_MATH / autogemmSetMathMode
-  /// AUTOGEMM_MODE, AUTOGEMM_DB, AUTOGEMM_RECORD_UNTUNED, AUTOGEMM_ONLINE_BUDGET_MS, AUTOGEMM_MATH.
+  /// AUTOGEMM_MODE, AUTOGEMM_DB, AUTOGEMM_RECORD_UNTUNED, AUTOGEMM_ONLINE_BUDGET_MS.
   static SelectionSettings from_environment();
 };
 

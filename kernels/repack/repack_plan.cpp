@@ -82,21 +82,17 @@ cudaError_t repack_operands(const GemmProblem& problem, RepackPlan plan, const W
   if (ws.repacked == nullptr || ws.repack_bytes < layout.bytes) return cudaErrorInvalidValue;
   const GemmProblem out = repacked_problem(problem, plan, ws.repacked);
   if (plan.k_major_parts > 0) {
+    // op(A) is K-contiguous where op T, op(B) where op N; the copies go where out names them.
     const int k4 = static_cast<int>(round_up(problem.k, 4));
+    cudaError_t e = cudaSuccess;
     if (plan.a)
-      if (cudaError_t e = launch_k_major_copy(problem.f32_a(), problem.lda, problem.op_a == Op::T, problem.m, problem.k,
-                                              k4, plan.k_major_parts, false, const_cast<float*>(out.f32_a()), out.lda,
-                                              stream);
-          e != cudaSuccess)
-        return e;
-    if (plan.b)
-      if (cudaError_t e = launch_k_major_copy(problem.f32_b(), problem.ldb, problem.op_b == Op::N, problem.n, problem.k,
-                                              k4, plan.k_major_parts, true, const_cast<float*>(out.f32_b()), out.ldb,
-                                              stream);
-          e != cudaSuccess)
-        return e;
-    repacked = out;
-    return cudaSuccess;
+      e = launch_k_major_copy(problem.f32_a(), problem.lda, problem.op_a == Op::T, problem.m, problem.k, k4,
+                              plan.k_major_parts, false, const_cast<float*>(out.f32_a()), out.lda, stream);
+    if (e == cudaSuccess && plan.b)
+      e = launch_k_major_copy(problem.f32_b(), problem.ldb, problem.op_b == Op::N, problem.n, problem.k, k4,
+                              plan.k_major_parts, true, const_cast<float*>(out.f32_b()), out.ldb, stream);
+    if (e == cudaSuccess) repacked = out;
+    return e;
   }
   if (plan.a) {  // A is k x m column-major (op T): its transpose is op(A), m x k
     if (cudaError_t e = launch_transpose(problem.f32_a(), problem.lda, problem.k, problem.m, ws.repacked, layout.lda, stream);

@@ -1,7 +1,6 @@
 // gemm-tune accuracy: the error of the FP32 arithmetics (cuBLAS and autogemm pedantic, 3xTF32, TF32)
 // against float64, per kind of data and K, relative to Σ|a·b| (tuner/fp32_accuracy.hpp).
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -9,6 +8,7 @@
 
 #include "autogemm/autogemm.h"
 #include "commands.hpp"
+#include "tuning_db.hpp"  // now_iso8601
 #include "fp32_accuracy.hpp"
 #include "registry.hpp"
 
@@ -64,9 +64,7 @@ Command add_accuracy_command(CLI::App& app) {
         int device = 0;
         cudaGetDevice(&device);
         cudaGetDeviceProperties(&p, device);
-        const std::time_t now = std::time(nullptr);
-        char date[32];
-        std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+        const std::string date = db::now_iso8601();
         const nlohmann::json doc = {
             {"format", "autogemm-accuracy"},
             {"format_version", 1},

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -17,6 +16,7 @@
 #include "check.hpp"
 #include "nvml_device.hpp"
 #include "commands.hpp"
+#include "tuning_db.hpp"  // now_iso8601
 #include "cublas_sgemm.hpp"
 #include "cublaslt_best.hpp"
 #include "context.hpp"
@@ -242,9 +242,7 @@ Command add_bench_command(CLI::App& app) {
                            {"check_passed", ok}});
       }
       if (!o->json.empty()) {
-        const std::time_t now = std::time(nullptr);
-        char date[32];
-        std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+        const std::string date = db::now_iso8601();
         nlohmann::json doc = {{"format", "autogemm-bench"},
                               {"format_version", 1},
                               {"date", date},
