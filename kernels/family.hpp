@@ -24,6 +24,16 @@ namespace autogemm {
 /// reduction reads more partials), they only add candidates to time.
 inline constexpr int kSplitCounts[] = {2, 3, 4, 5, 6, 8, 10, 12, 16, 24, 32, 48, 64};
 
+/// Batches into which the wgmma split-K schedule cuts K for `requested` splits: the largest count
+/// up to it that cuts K into equal parts of a multiple of 8 elements (where a K-major operand's
+/// batch starts, 16 bytes on), 1 where none does. Each batch is one problem of CUTLASS's batched
+/// GEMM, so the cut must be exact: a shorter last batch would read past K.
+constexpr int splitk_batches(int k, int requested) {
+  for (int s = requested; s > 1; --s)
+    if (k % s == 0 && k / s >= 8 && (k / s) % 8 == 0) return s;
+  return 1;
+}
+
 /// Tiles and blocks of a launch's streamed last wave (a TMA launch's StreamKTail), for the cost model.
 struct StreamedTail {
   int tiles = 0, blocks = 0;

@@ -124,6 +124,16 @@ inline constexpr WgmmaTile kWgmmaTiles[] = {
     {128, 128, WgmmaSchedule::kPingpong, 1, 2, false},    {64, 256, WgmmaSchedule::kPingpong, 1, 1, false},
     {64, 128, WgmmaSchedule::kPingpong, 1, 1, true},      {128, 64, WgmmaSchedule::kPingpong, 1, 1, false},
     {128, 128, WgmmaSchedule::kStreamK, 1, 1, true},      {128, 256, WgmmaSchedule::kStreamK, 1, 1, false},
+    // 192-wide tiles: 3072^2 in 384 of them is 2.91 waves of 132 SMs, where 128x256 leaves 2.18 and
+    // 128x128 4.36 (a last wave a fifth or a third full).
+    {128, 192, WgmmaSchedule::kCooperative, 1, 1, false, true}, {128, 192, WgmmaSchedule::kCooperative, 2, 1, false},
+    // 128x64 with both warpgroups on one tile: a block per SM on outputs of ~128 tiles (1000^2 has
+    // 128 of them), where ping-pong runs one tile per SM at half the SM's rate.
+    {128, 64, WgmmaSchedule::kCooperative, 1, 1, false},
+    // Outputs of a few tiles over a long K (256x256x8192, 128x128x32768): K in up to 64 batches whose
+    // partials a second kernel adds, where stream-K's in-kernel sum, one split after another, grows
+    // by ~1.5 us per split.
+    {128, 64, WgmmaSchedule::kSplitK, 1, 1, true},        {128, 128, WgmmaSchedule::kSplitK, 1, 1, true},
     // Outputs a few tiles wide (row-major M of 16-128 tokens, n <= 128 in the column-major call):
     // 64-wide tiles split over K, and small ping-pong tiles, for more blocks than SMs.
     {128, 64, WgmmaSchedule::kStreamK, 1, 1, true},       {64, 64, WgmmaSchedule::kPingpong, 1, 1, false},

@@ -3,13 +3,14 @@
 #include "kernel_config.hpp"
 
 #include <cstdio>
+#include <iterator>
 
 namespace autogemm {
 
 std::string layout_code(Op a, Op b) { return {op_char(a), op_char(b)}; }
 
 namespace {
-constexpr const char* kScheduleNames[] = {"coop", "ping", "sk"};
+constexpr const char* kScheduleNames[] = {"coop", "ping", "sk", "splitk"};
 
 std::string wgmma_name(const KernelConfig& c) {
   char buf[128], stages[16] = "", swizzle[16] = "";
@@ -89,7 +90,7 @@ std::optional<KernelConfig> parse_wgmma_name(const std::string& s) {
   const auto c_type = parse_data_type(out);
   if (!a || !c_type) return std::nullopt;
   const ComputeType arithmetic = *a == DataType::kF32 ? *compute : ComputeType::kF32;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < static_cast<int>(std::size(kScheduleNames)); ++i) {
     if (std::string_view(sched) != kScheduleNames[i]) continue;
     const KernelConfig c = wgmma_config(bm, bn, bk, stages, cm, cn, static_cast<WgmmaSchedule>(i), *op_a, *op_b, *a,
                                         *c_type, swizzle, c_row_major, arithmetic);

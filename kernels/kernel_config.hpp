@@ -72,8 +72,11 @@ enum class Family : int { kGemm = 0, kGemv = 1, kTma = 2, kWgmma = 3 };
 /// How a wgmma instance's two consumer warpgroups share the work, and how its grid walks the tiles.
 /// kCooperative: both on one tile (M halved between them), tiles assigned persistently.
 /// kPingpong: each warpgroup on its own tile, one's epilogue overlapping the other's main loop.
-/// kStreamK: cooperative, K split over the blocks (stream-K, or split-K with a requested split).
-enum class WgmmaSchedule : int { kCooperative = 0, kPingpong = 1, kStreamK = 2 };
+/// kStreamK: cooperative, K split over the blocks (stream-K, or split-K with a requested split),
+/// the splits' partial tiles added by the kernel in split order (each split waits for the last).
+/// kSplitK: cooperative, K split into equal batches whose FP32 partial tiles the kernel writes to
+/// the workspace, all at once; a second kernel adds them and writes C (launch_splitk_reduce).
+enum class WgmmaSchedule : int { kCooperative = 0, kPingpong = 1, kStreamK = 2, kSplitK = 3 };
 
 /// wgmma instances: a producer warpgroup and two consumer warpgroups per block.
 inline constexpr int kWgmmaThreads = 384;
@@ -366,6 +369,8 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
   if (!((c.cluster_m == 1 && c.cluster_n == 1) || (c.cluster_m == 2 && c.cluster_n == 1) ||
         (c.cluster_m == 1 && c.cluster_n == 2)))
     return "wgmma instance: cluster must be 1x1, 2x1 or 1x2";
+  if (c.schedule == WgmmaSchedule::kSplitK && (tf32 || c.c_row_major || c.cluster_m * c.cluster_n != 1))
+    return "split-K wgmma instance: 16-bit operands, column-major C, no cluster";
   if (c.stages != 0 && (c.stages < 2 || c.stages > 8)) return "wgmma stages must be 0 (as many as fit) or in [2, 8]";
   if (c.swizzle != 1 && c.swizzle != 2 && c.swizzle != 4 && c.swizzle != 8) return "wgmma swizzle must be 1, 2, 4 or 8";
   if (c.stages != 0 && c.stages * (c.bm + c.bn) * c.bk * data_type_bytes(t.a) > 200 * 1024)
@@ -437,7 +442,7 @@ std::string layout_code(Op a, Op b);
 /// or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in flight, threads), or
 /// "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nt_align4" for a kTma instance (threads
 /// counting its copy warpgroup), or "sm90_wgmma_bf16_f32_128x256x64_c2x1_coop_tn_align8" for a
-/// kWgmma instance (operand type, output type, tile, cluster, schedule coop|ping|sk, "_s4" for an
+/// kWgmma instance (operand type, output type, tile, cluster, schedule coop|ping|sk|splitk, "_s4" for an
 /// explicit stage count and "_sw4" for a swizzle before the layout, "_ct" at the end for a row-major
 /// C, the layout then being the transposed problem's). Every field is in the name.
 std::string kernel_name(const KernelConfig& c);

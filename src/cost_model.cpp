@@ -116,9 +116,18 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const int area = c.bm * c.bn;
   double efficiency = area >= 128 * 256 ? 0.82 : area >= 128 * 128 ? 0.74 : 0.6;
   if (c.schedule == WgmmaSchedule::kPingpong) efficiency += 0.03;  // epilogues hidden behind main loops
-  const long tiles = grid_tiles(c, m, n);
+  // CUTLASS's persistent schedulers round each tile count up to a multiple of swizzle x cluster
+  // extent and walk the rounded grid, running a main loop (on zero-filled copies) for every tile
+  // past the matrix: 11008x512 BF16 on 128x192 (86 x 3 tiles, 88 x 8 at swizzle 8) ran 162.4 us
+  // against 78.5 unswizzled.
+  auto rounded = [](long tiles, int multiple) { return (tiles + multiple - 1) / multiple * multiple; };
+  const long tiles = rounded((m + c.bm - 1) / c.bm, c.swizzle * c.cluster_m) *
+                     rounded((n + c.bn - 1) / c.bn, c.swizzle * c.cluster_n);
   const bool split_k = c.schedule == WgmmaSchedule::kStreamK && split.splits > 1;
-  const SplitGeometry g = split_k ? split_geometry(c, k, split.splits) : SplitGeometry{((k + c.bk - 1) / c.bk) * c.bk, 1};
+  const bool batched = c.schedule == WgmmaSchedule::kSplitK;
+  const SplitGeometry g = split_k   ? split_geometry(c, k, split.splits)
+                          : batched ? family_of(c).split_geometry(c, k, split)
+                                    : SplitGeometry{((k + c.bk - 1) / c.bk) * c.bk, 1};
   constexpr double kStreamKSetupUs = 1.0;
   // Tiles the busiest SM runs. Ping-pong's consumer warpgroups take a tile each, at about half the
   // SM's tensor rate apiece, so an SM's tiles take as long as the next even count of them at the
@@ -129,7 +138,6 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const double steps_per_sm = static_cast<double>(tiles_per_sm) * ((g.k_per_split + c.bk - 1) / c.bk);
   const double compute = steps_per_sm * area * c.bk / (tensor_rate * efficiency);
   const double ab = data_type_bytes(c.types.a), cb = data_type_bytes(c.types.c);
-  const double bytes = ab * (static_cast<double>(m) * k + static_cast<double>(k) * n) + cb * m * n;
   // Each tile reads its rows of A and columns of B through L2: A once per column of tiles, B once
   // per row of them, so a narrow tile re-reads the other operand many times (1000^3 BF16 on a 64x16
   // tile: 63 passes over A, 34.7 us against 13.3 on 128x128). Those re-reads stream at about 4x the
@@ -138,7 +146,21 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const double l2_bytes = ab * (static_cast<double>(m) * k * ((n + c.bn - 1) / c.bn) +
                                 static_cast<double>(k) * n * ((m + c.bm - 1) / c.bm));
   const double reread_bytes_per_us = 4.0 * device.dram_bytes_per_us;
-  double t = std::max({compute, bytes / device.dram_bytes_per_us, l2_bytes / reread_bytes_per_us}) + kLaunchUs;
+  // TMA streams an operand at the DRAM rate only in boxes of about 8 KB per k-tile or more (64 rows
+  // of 128 bytes): 4096x1x4096 BF16 `tn` ran 22.7 us on 64x16 with A's weights in 8 KB boxes, 23.5
+  // on the row-major-C 64x32 (its B' boxes 4 KB), 35.6 on the row-major-C 64x16 (2 KB).
+  constexpr double kFullRateBoxBytes = 8192.0;
+  auto box_rate = [&](int rows) { return std::min(1.0, rows * c.bk * ab / kFullRateBoxBytes); };
+  const double dram_us = (ab * static_cast<double>(m) * k / box_rate(c.bm) +
+                          ab * static_cast<double>(k) * n / box_rate(c.bn) + cb * static_cast<double>(m) * n) /
+                         device.dram_bytes_per_us;
+  // An output narrower than the tile: the main loop's tensor-core work (on zero-filled rows or
+  // columns) and the stream of the other operand add up instead of overlapping. 14336x1x4096 BF16
+  // `tn` measured 56.7 us on 128x64, 61.1 on 128x128 and 78.2 on 128x256 (one tile per SM each),
+  // where the DRAM time alone is 39 us; 64x16 and 64x32 ping-pong 55.0-55.1.
+  const bool narrower_than_tile = m < c.bm || n < c.bn;
+  double t = narrower_than_tile ? compute + dram_us : std::max(compute, dram_us);
+  t = std::max(t, l2_bytes / reread_bytes_per_us) + kLaunchUs;
   if (c.schedule == WgmmaSchedule::kStreamK) t += kStreamKSetupUs;
   // Split-K's partial tiles are added in split order by the kernel (CUTLASS's deterministic
   // reduction): each split waits for the one before, about 0.09 ns per element of the tile per split
@@ -147,6 +169,10 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // at 2 splits ran 19.3 us where the tiles' work and the launch come to 14).
   constexpr double kSplitKFixedUs = 5.0;
   if (split_k) t += kSplitKFixedUs + 9e-5 * area * g.splits;
+  // The split-K schedule's batches run as tiles; their partials are written and read back through
+  // L2, and the reduction's launch overlaps the GEMM's tail (a programmatic dependent).
+  constexpr double kReduceUs = 2.0;
+  if (batched) t += kReduceUs + 2.0 * sizeof(float) * g.splits * static_cast<double>(m) * n / device.l2_bytes_per_us;
   return t;
 }
 

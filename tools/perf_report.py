@@ -267,10 +267,11 @@ def report(sets, args):
                   "repetitions ran under the power cap (the large problems) it may have met the GPU in another "
                   "power state, and its ratio is not the paired one's.", "",
                   "```sh",
-                  "gemm-tune tune --dtype bf16 --set seed; gemm-tune tune --dtype f16 --set seed",
-                  "gemm-tune tune --dtype bf16 --set llm --layout tn; gemm-tune tune --dtype bf16 --set perf --layout all",
-                  "gemm-tune tune --dtype bf16 --shape 4096,4096,4096 --shape 8192,8192,8192 --layout tn,nn",
-                  "gemm-tune tune --dtype f16 --shape 4096,4096,4096 --shape 8192,8192,8192 --layout tn,nn",
+                  "for dt in bf16 f16; do",
+                  "  gemm-tune tune --dtype $dt --set seed; gemm-tune tune --dtype $dt --set llm --layout tn",
+                  "  gemm-tune tune --dtype $dt --set perf --layout all",
+                  "  gemm-tune tune --dtype $dt --shape 4096,4096,4096 --shape 8192,8192,8192 --layout tn,nn",
+                  "done",
                   "gemm-tune bench --dtype bf16 --set llm --layout tn --json docs/results/h100_bench_tc_bf16_llm.json  # and so on",
                   "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
                   "--json docs/results/h100_bench_tc_bf16_llm_untuned.json",

@@ -45,6 +45,7 @@ const char* schedule_literal(WgmmaSchedule s) {
     case WgmmaSchedule::kCooperative: return "WgmmaSchedule::kCooperative";
     case WgmmaSchedule::kPingpong: return "WgmmaSchedule::kPingpong";
     case WgmmaSchedule::kStreamK: return "WgmmaSchedule::kStreamK";
+    case WgmmaSchedule::kSplitK: return "WgmmaSchedule::kSplitK";
   }
   throw std::invalid_argument("unknown wgmma schedule");
 }

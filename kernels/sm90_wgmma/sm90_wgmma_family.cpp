@@ -1,9 +1,13 @@
 // The contract of the sm_90a tensor-core family (wgmma_gemm.cuh): BF16/FP16 operands read in place
 // by TMA (no repacking: every layout has its instances), FP32 operands of TF32 and 3xTF32 instances
 // from K-major copies where the problem's are not TMA-readable K-major (operand_repack.hpp), K split
-// only by the stream-K schedule, whose partials and reduction are the kernel's own (CUTLASS's
-// workspace, no finishing launch).
+// by the stream-K schedule, whose partials and reduction are the kernel's own (CUTLASS's workspace,
+// no finishing launch), and by the split-K schedule, whose batches' FP32 partials the family's
+// finish adds into C (launch_splitk_reduce).
+#include <algorithm>
+
 #include "family.hpp"
+#include "splitk_reduce.hpp"
 
 namespace autogemm {
 
@@ -66,35 +70,59 @@ std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& pro
   return check_resources(c, problem, device);
 }
 
-// Only the stream-K schedule splits K, into partials its own kernel reduces.
+// The stream-K schedule splits K into partials its own kernel reduces; the split-K schedule always
+// runs its batches into partials (one batch where no split is asked), which its finish reduces.
 SplitChoice wgmma_effective_split(const KernelConfig& c, SplitChoice split) {
+  if (c.schedule == WgmmaSchedule::kSplitK) return {std::max(1, split.splits), SplitKMode::kParallel};
   if (c.schedule != WgmmaSchedule::kStreamK || split.splits <= 1) return {1, SplitKMode::kNone};
   return {split.splits, SplitKMode::kParallel};
 }
 
 SplitGeometry wgmma_split_geometry(const KernelConfig& c, int k, SplitChoice split) {
-  return split_geometry(c, k, split.splits);
+  if (c.schedule != WgmmaSchedule::kSplitK) return split_geometry(c, k, split.splits);
+  const int batches = splitk_batches(k, split.splits);
+  return {std::max(1, k / batches), batches};
 }
 
 // Unsplit, and for the stream-K schedule the tiled families' split counts (a tile grid smaller than
-// the SMs): its one unsplit launch already streams K over idle SMs by CUTLASS's heuristic.
+// the SMs): its one unsplit launch already streams K over idle SMs by CUTLASS's heuristic. The
+// split-K schedule: the counts that cut K into equal batches (splitk_batches) of at least 4 k-tiles,
+// for a tile grid smaller than the SMs, up to 4 blocks per SM; none elsewhere.
 std::vector<SplitChoice> wgmma_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                                 SplitModes) {
+  if (c.schedule == WgmmaSchedule::kSplitK) {
+    std::vector<SplitChoice> out;
+    const long tiles = grid_tiles(c, m, n);
+    if (tiles >= sm_count) return out;
+    for (int s : kSplitCounts) {
+      if (tiles * s > 4L * sm_count || k < s * 4 * c.bk) break;
+      if (splitk_batches(k, s) == s) out.push_back({s, SplitKMode::kParallel});
+    }
+    return out;
+  }
   if (c.schedule != WgmmaSchedule::kStreamK) return {{1, SplitKMode::kNone}};
   return tiled_split_candidates(c, m, n, k, sm_count, SplitModes::kParallelOnly);
 }
 
 void wgmma_add_workspace(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split,
                          WorkspaceNeeds& needs) {
-  if (kernel.workspace_bytes != nullptr)
+  const KernelConfig& c = kernel.config;
+  if (c.schedule == WgmmaSchedule::kSplitK) {
+    const SplitGeometry g = wgmma_split_geometry(c, problem.k, split);
+    needs.partial_bytes = sizeof(float) * static_cast<size_t>(g.splits) * partial_ld(problem.m) * problem.n;
+  } else if (kernel.workspace_bytes != nullptr) {
     needs.partial_bytes = kernel.workspace_bytes(launch_params(kernel, problem, split));
+  }
 }
 
 // An instance of a row-major C runs every problem as its transpose.
 bool wgmma_runs_transposed(const KernelConfig& c, int, int) { return c.c_row_major; }
 
-cudaError_t wgmma_finish(const KernelInstance&, const GemmParams&, const GemmProblem&, cudaStream_t) {
-  return cudaSuccess;
+// C = alpha * (the split-K schedule's partials, added) + beta * C, in C's type.
+cudaError_t wgmma_finish(const KernelInstance& kernel, const GemmParams& p, const GemmProblem&, cudaStream_t stream) {
+  if (kernel.config.schedule != WgmmaSchedule::kSplitK) return cudaSuccess;
+  return launch_splitk_reduce(kernel.config.types.c, p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc,
+                              stream);
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 // own tile, their epilogues overlapping the other's main loop), registers rebalanced with
 // setmaxnreg, a persistent grid walking the tiles in a swizzled raster order, optional 2-block
 // clusters whose TMA loads multicast, and, in the stream-K schedule, K split over the blocks that
-// a tile grid smaller than the SMs leaves idle. docs/decisions.md, "Tensor-core kernels on CUTLASS",
+// a tile grid smaller than the SMs leaves idle; in the split-K schedule, K cut into batches whose
+// FP32 partials a second kernel adds (the family's finish). docs/decisions.md, "Tensor-core kernels on CUTLASS",
 // says why the kernels are CUTLASS's and not our own.
 #pragma once
 
@@ -51,14 +52,15 @@ template <Op op>
 using CutlassLayout = std::conditional_t<op == Op::N, cutlass::layout::ColumnMajor, cutlass::layout::RowMajor>;
 
 // A CuTe stride (x, y, batch) of one unit stride and one leading dimension: the non-static mode of
-// the two gets `ld`; the batch stride stays 0 (one matrix).
+// the two gets `ld`, the batch mode `batch` (0: one matrix).
 template <class Stride>
-Stride stride_with_ld(int64_t ld) {
+Stride stride_with_ld(int64_t ld, int64_t batch = 0) {
   Stride s{};
   if constexpr (cute::is_static_v<std::remove_cvref_t<decltype(cute::get<0>(s))>>)
     cute::get<1>(s) = ld;
   else
     cute::get<0>(s) = ld;
+  cute::get<2>(s) = batch;
   return s;
 }
 
@@ -86,9 +88,12 @@ struct WgmmaGemm {
   using ElementAB = typename CutlassElement<C.types.a>::type;
   using ElementC = typename CutlassElement<C.types.c>::type;
   static constexpr int kAlignAB = 16 / sizeof(ElementAB);  // TMA moves 16-byte aligned rows
-  static constexpr int kAlignC = 16 / sizeof(ElementC);
   static constexpr bool kPingpong = C.schedule == WgmmaSchedule::kPingpong;
   static constexpr bool kStreamK = C.schedule == WgmmaSchedule::kStreamK;
+  // The split-K schedule's epilogue writes FP32 partial tiles; the reduction writes C.
+  static constexpr bool kSplitK = C.schedule == WgmmaSchedule::kSplitK;
+  using ElementOut = std::conditional_t<kSplitK, float, ElementC>;
+  static constexpr int kAlignOut = 16 / sizeof(ElementOut);
   static constexpr bool kPromoted = C.types.compute == ComputeType::k3xTF32;
 
   using LayoutC = std::conditional_t<C.c_row_major, cutlass::layout::RowMajor, cutlass::layout::ColumnMajor>;
@@ -103,8 +108,8 @@ struct WgmmaGemm {
 
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
       cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Tile, Cluster,
-      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementC, LayoutC, kAlignC,
-      ElementC, LayoutC, kAlignC, EpilogueSchedule>::CollectiveOp;
+      cutlass::epilogue::collective::EpilogueTileAuto, float, float, ElementOut, LayoutC, kAlignOut,
+      ElementOut, LayoutC, kAlignOut, EpilogueSchedule>::CollectiveOp;
   // Stages: as many as the shared memory left by the epilogue holds, or the instance's own count.
   using Stages = std::conditional_t<
       C.stages == 0,
@@ -127,10 +132,26 @@ struct WgmmaGemm {
     // beta == 0 never loads C (the linear combination's source is not needed).
     args.epilogue.thread.alpha = p.alpha;
     args.epilogue.thread.beta = p.beta;
-    args.epilogue.ptr_C = static_cast<const ElementC*>(p.c);
-    args.epilogue.dC = stride_with_ld<typename Kernel::StrideC>(p.ldc);
-    args.epilogue.ptr_D = static_cast<ElementC*>(p.c);
-    args.epilogue.dD = stride_with_ld<typename Kernel::StrideD>(p.ldc);
+    if constexpr (kSplitK) {
+      // Batch s is K's [s * kps, (s + 1) * kps), kps = k_per_split (the family's geometry keeps it a
+      // multiple of 8 that divides k): A and B start kps further along K, the partials one m x n
+      // plane (leading dimension partial_ld(m)) further, written raw (alpha 1, beta 0, C unread).
+      const int64_t kps = p.k_per_split, ldp = partial_ld(p.m);
+      args.problem_shape = {p.m, p.n, p.k_per_split, p.splits};
+      args.mainloop.dA = stride_with_ld<typename Kernel::StrideA>(p.lda, C.op_a == Op::N ? kps * p.lda : kps);
+      args.mainloop.dB = stride_with_ld<typename Kernel::StrideB>(p.ldb, C.op_b == Op::N ? kps : kps * p.ldb);
+      args.epilogue.thread.alpha = 1.0f;
+      args.epilogue.thread.beta = 0.0f;
+      args.epilogue.ptr_C = p.partials;
+      args.epilogue.dC = stride_with_ld<typename Kernel::StrideC>(ldp, ldp * p.n);
+      args.epilogue.ptr_D = p.partials;
+      args.epilogue.dD = stride_with_ld<typename Kernel::StrideD>(ldp, ldp * p.n);
+    } else {
+      args.epilogue.ptr_C = static_cast<const ElementC*>(p.c);
+      args.epilogue.dC = stride_with_ld<typename Kernel::StrideC>(p.ldc);
+      args.epilogue.ptr_D = static_cast<ElementC*>(p.c);
+      args.epilogue.dD = stride_with_ld<typename Kernel::StrideD>(p.ldc);
+    }
     args.hw_info.device_id = device;
     args.hw_info.sm_count = sm_count;
     args.scheduler.max_swizzle_size = C.swizzle;  // the raster order: CUTLASS's heuristic
@@ -174,6 +195,8 @@ cudaError_t launch_wgmma_gemm(const GemmParams& p, cudaStream_t stream) {
   current_device_sms(device, sm_count);
   const typename Kernel::Arguments args = G::arguments(p, device, sm_count);
   if (!Kernel::can_implement(args)) return cudaErrorInvalidValue;
+  // The split-K schedule's workspace is its partials; CUTLASS's data-parallel kernel needs none.
+  if (G::kSplitK && Kernel::get_workspace_size(args) != 0) return cudaErrorInvalidValue;
   if (Kernel::initialize_workspace(args, p.partials, stream) != cutlass::Status::kSuccess) return cudaErrorInvalidValue;
   typename Kernel::Params params = Kernel::to_underlying_arguments(args, p.partials);
   // Shared memory past 48 KiB is opted into once per device, not at every call.

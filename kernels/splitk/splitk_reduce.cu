@@ -23,6 +23,15 @@ struct LastProduct {
   int64_t b_stride = 0;
 };
 
+// store_scaled for C of any type: the FP32 result rounded once to T.
+__device__ __forceinline__ void store_scaled_as(float* out, float sum, float alpha, float beta) {
+  store_scaled(out, sum, alpha, beta);
+}
+template <class T>
+__device__ __forceinline__ void store_scaled_as(T* out, float sum, float alpha, float beta) {
+  *out = static_cast<T>(beta == 0.0f ? alpha * sum : alpha * sum + beta * static_cast<float>(*out));
+}
+
 // One output per thread. Index is the type of the flat output index: 32-bit wherever m * n allows
 // (one 32-bit division per output for its row and column, where the 64-bit one is a call of ~70
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
@@ -33,9 +42,9 @@ struct LastProduct {
 // (residue_problem in simt_sgemm_multistage.cuh); summed residue by residue, split by split.
 // The residue form also adds the product of A's last column and B's last row (the planes cover
 // the first k - 1 columns: launch_residue_reduce).
-template <class Index, int Unroll, bool kResidue = false>
+template <class Index, int Unroll, bool kResidue = false, class T = float>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
-                                     float beta, float* __restrict__ c, int64_t ldc, int64_t lda, LastProduct last) {
+                                     float beta, T* __restrict__ c, int64_t ldc, int64_t lda, LastProduct last) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
   // GEMM's last blocks run; wait here until the GEMM has finished and its partials are visible.
@@ -79,7 +88,7 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 #pragma unroll Unroll
       for (int s = 0; s < splits; ++s) sum += column[s * split_stride];
     }
-    store_scaled(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
+    store_scaled_as(c + static_cast<int64_t>(j) * ldc + i, sum, alpha, beta);
   }
 }
 
@@ -90,10 +99,10 @@ __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int spl
 // expectation: tests/gpu/splitk_reduce_test.cpp). 128x128 with 64 splits 3.58 -> 2.56 us at 4 warps;
 // outputs that give every SM a block of the one-element kernel lose with it, so
 // launch_splitk_reduce takes it only where splitk_reduce_warps says.
-template <int Warps>
+template <int Warps, class T = float>
 __global__ void __launch_bounds__(32 * Warps) splitk_reduce_warps_kernel(const float* __restrict__ partials, int splits,
                                                                          int m, int n, float alpha, float beta,
-                                                                         float* __restrict__ c, int64_t ldc) {
+                                                                         T* __restrict__ c, int64_t ldc) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");  // as above
 #endif
@@ -115,7 +124,7 @@ __global__ void __launch_bounds__(32 * Warps) splitk_reduce_warps_kernel(const f
   float out = warp_sums[0][lane];
 #pragma unroll
   for (int w = 1; w < Warps; ++w) out += warp_sums[w][lane];
-  store_scaled(c + static_cast<int64_t>(j) * ldc + i, out, alpha, beta);
+  store_scaled_as(c + static_cast<int64_t>(j) * ldc + i, out, alpha, beta);
 }
 
 // The planes of a residue instance of M (KernelConfig::residues_of_m): output row i = 4p + r is row
@@ -224,6 +233,27 @@ int splitk_reduce_warps(int m, int n, int splits, int sm_count) {
   return sms_idle && splits >= 4 * kReduceSplitWarps ? kReduceSplitWarps : 1;
 }
 
+namespace {
+
+// The reduction one output per thread, or with warps sharing each output's splits
+// (splitk_reduce_warps), for C of any type.
+template <class T>
+cudaError_t launch_reduce_elements(const float* partials, int splits, int m, int n, float alpha, float beta, T* c,
+                                   int64_t ldc, int sms, cudaStream_t stream) {
+  if (splitk_reduce_warps(m, n, splits, sms) == kReduceSplitWarps) {
+    const dim3 grid(static_cast<unsigned>((int64_t{m} * n + 31) / 32));  // a block per run of 32 outputs
+    return after_gemm(grid, stream, dim3(32 * kReduceSplitWarps))
+        .launch(splitk_reduce_warps_kernel<kReduceSplitWarps, T>, partials, splits, m, n, alpha, beta, c, ldc);
+  }
+  const bool narrow = narrow_index(m, n), deep = splits >= 16;
+  auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16, false, T> : splitk_reduce_kernel<uint32_t, 8, false, T>)
+                       : (deep ? splitk_reduce_kernel<int64_t, 16, false, T> : splitk_reduce_kernel<int64_t, 8, false, T>);
+  return after_gemm(elementwise_grid(m, n), stream)
+      .launch(kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0}, LastProduct{});
+}
+
+}  // namespace
+
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream) {
   // Four rows per thread where C takes float4 stores, unless that grid would leave SMs without a
@@ -237,16 +267,17 @@ cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n
     return after_gemm(elementwise_grid(static_cast<int>(runs), n), stream)
         .launch(splitk_reduce4_kernel, reinterpret_cast<const float4*>(partials), splits, m, n, alpha, beta, c, ldc);
   }
-  if (splitk_reduce_warps(m, n, splits, sms) == kReduceSplitWarps) {
-    const dim3 grid(static_cast<unsigned>((int64_t{m} * n + 31) / 32));  // a block per run of 32 outputs
-    return after_gemm(grid, stream, dim3(32 * kReduceSplitWarps))
-        .launch(splitk_reduce_warps_kernel<kReduceSplitWarps>, partials, splits, m, n, alpha, beta, c, ldc);
-  }
-  const bool narrow = narrow_index(m, n), deep = splits >= 16;
-  auto kernel = narrow ? (deep ? splitk_reduce_kernel<uint32_t, 16> : splitk_reduce_kernel<uint32_t, 8>)
-                       : (deep ? splitk_reduce_kernel<int64_t, 16> : splitk_reduce_kernel<int64_t, 8>);
-  return after_gemm(elementwise_grid(m, n), stream)
-      .launch(kernel, partials, splits, m, n, alpha, beta, c, ldc, int64_t{0}, LastProduct{});
+  return launch_reduce_elements(partials, splits, m, n, alpha, beta, c, ldc, sms, stream);
+}
+
+cudaError_t launch_splitk_reduce(DataType type, const float* partials, int splits, int m, int n, float alpha,
+                                 float beta, void* c, int64_t ldc, cudaStream_t stream) {
+  if (type == DataType::kF32)
+    return launch_splitk_reduce(partials, splits, m, n, alpha, beta, static_cast<float*>(c), ldc, stream);
+  return with_element(type, [&](auto element) {
+    return launch_reduce_elements(partials, splits, m, n, alpha, beta, static_cast<decltype(element)*>(c), ldc,
+                                  current_device_attribute<cudaDevAttrMultiProcessorCount>(), stream);
+  });
 }
 
 cudaError_t launch_residue_reduce(const float* partials, int planes, int m, int n, int64_t lda, const float* a_last,

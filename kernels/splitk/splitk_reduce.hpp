@@ -30,6 +30,11 @@ int splitk_reduce_warps(int m, int n, int splits, int sm_count);
 cudaError_t launch_splitk_reduce(const float* partials, int splits, int m, int n, float alpha, float beta, float* c,
                                  int64_t ldc, cudaStream_t stream);
 
+/// The same for C of `type`: the FP32 sum scaled as above, rounded once to C's type (16-bit C: one
+/// output per thread, or the split-sharing warps where splitk_reduce_warps says).
+cudaError_t launch_splitk_reduce(DataType type, const float* partials, int splits, int m, int n, float alpha,
+                                 float beta, void* c, int64_t ldc, cudaStream_t stream);
+
 /// The reduction of the planes of a residue instance of K (KernelConfig::residues, M-major A):
 /// `planes` = 4 x splits per residue, residue_partial_ld(m, false) rows deep, residue r's row i at
 /// plane row i + (r * lda) mod 4, where lda is the problem's (gemm_params.hpp; residue_problem in

@@ -9,6 +9,8 @@
 #include <random>
 #include <vector>
 
+#include <cuda_bf16.h>
+
 #include "gpu_test.hpp"
 #include "gemm_params.hpp"
 #include "splitk_reduce.hpp"
@@ -21,6 +23,21 @@ struct ReduceCase {
   float alpha, beta;
   int ldc_pad = 3;  // ldc = m + pad: 3 gives 16-byte aligned columns for the m = 1 (mod 4) below, 2 and 6 odd ldc
 };
+
+// Output (i, j)'s sum in the reduction's order: groups of `per` consecutive splits, each summed in
+// order, then the groups' sums in order (one group of all splits where the reduction takes one warp
+// per output: splitk_reduce_warps).
+float host_sum(const std::vector<float>& partials, const ReduceCase& cs, int sms, int64_t i, int64_t j) {
+  const int64_t ldp = partial_ld(cs.m);
+  const int warps = splitk_reduce_warps(cs.m, cs.n, cs.splits, sms), per = (cs.splits + warps - 1) / warps;
+  float sum = 0.0f;
+  for (int w = 0; w < warps; ++w) {
+    float group = 0.0f;
+    for (int s = w * per; s < std::min(cs.splits, (w + 1) * per); ++s) group += partials[size_t((s * cs.n + j) * ldp + i)];
+    sum = w == 0 ? group : sum + group;
+  }
+  return sum;
+}
 
 class SplitkReduceTest : public GpuTest {
  protected:
@@ -45,19 +62,10 @@ class SplitkReduceTest : public GpuTest {
     std::vector<float> out(c.size());
     ASSERT_CUDA(cudaMemcpy(out.data(), d_c.get(), out.size() * sizeof(float), cudaMemcpyDeviceToHost));
 
-    // The order of the additions: groups of `per` consecutive splits, each summed in order, then the
-    // groups' sums in order (one group of all splits where the reduction takes one warp per output).
-    const int warps = splitk_reduce_warps(cs.m, cs.n, cs.splits, sms), per = (cs.splits + warps - 1) / warps;
     int64_t wrong = 0, padding_written = 0;
     for (int64_t j = 0; j < cs.n; ++j) {
       for (int64_t i = 0; i < cs.m; ++i) {
-        float sum = 0.0f;
-        for (int w = 0; w < warps; ++w) {
-          float group = 0.0f;
-          for (int s = w * per; s < std::min(cs.splits, (w + 1) * per); ++s)
-            group += partials[size_t((s * cs.n + j) * ldp + i)];
-          sum = w == 0 ? group : sum + group;
-        }
+        const float sum = host_sum(partials, cs, sms, i, j);
         const float got = out[j * ldc + i];
         if (cs.beta == 0.0f) {
           wrong += got != cs.alpha * sum;  // the same float operations: the same bits
@@ -109,6 +117,42 @@ TEST_F(SplitkReduceTest, SumsSplitsInOrderAndLeavesPaddingAlone) {
   for (const ReduceCase& cs : cases) {
     check(cs, ++seed, sms);
     if (HasFatalFailure()) return;
+  }
+}
+
+// C of a 16-bit type (the wgmma split-K schedule's reduction): the same FP32 sums in the same order,
+// rounded once to C's type, bit for bit; C's padding rows untouched.
+TEST_F(SplitkReduceTest, RoundsTheSumOnceToA16BitC) {
+  int device = 0, sms = 0;
+  ASSERT_CUDA(cudaGetDevice(&device));
+  ASSERT_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  for (const ReduceCase cs : {ReduceCase{133, 71, 64, 1.0f, 0.0f}, ReduceCase{128, 96, 3, 0.5f, 0.0f},
+                              ReduceCase{61, 45, 5, 1.0f, 0.0f, 2}}) {
+    SCOPED_TRACE(::testing::Message() << "m=" << cs.m << " n=" << cs.n << " splits=" << cs.splits);
+    const int64_t ldc = cs.m + cs.ldc_pad, ldp = partial_ld(cs.m);
+    std::mt19937 rng(cs.m * 7 + cs.splits);
+    std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+    std::vector<float> partials(size_t(ldp * cs.n) * cs.splits);
+    for (float& v : partials) v = uniform(rng);
+    const __nv_bfloat16 poison = __ushort_as_bfloat16(0x7fff);  // NaN
+    std::vector<__nv_bfloat16> c(size_t(ldc) * cs.n, poison);
+    DeviceBuffer<float> d_partials(partials.size());
+    DeviceBuffer<__nv_bfloat16> d_c(c.size());
+    ASSERT_CUDA(cudaMemcpy(d_partials.get(), partials.data(), partials.size() * sizeof(float), cudaMemcpyHostToDevice));
+    ASSERT_CUDA(cudaMemcpy(d_c.get(), c.data(), c.size() * sizeof(__nv_bfloat16), cudaMemcpyHostToDevice));
+    ASSERT_CUDA(launch_splitk_reduce(DataType::kBF16, d_partials.get(), cs.splits, cs.m, cs.n, cs.alpha, cs.beta,
+                                     d_c.get(), ldc, nullptr));
+    ASSERT_CUDA(cudaMemcpy(c.data(), d_c.get(), c.size() * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost));
+    int64_t wrong = 0, padding_written = 0;
+    for (int64_t j = 0; j < cs.n; ++j) {
+      for (int64_t i = 0; i < cs.m; ++i) {
+        const float sum = host_sum(partials, cs, sms, i, j);
+        wrong += __bfloat16_as_ushort(c[j * ldc + i]) != __bfloat16_as_ushort(__float2bfloat16(cs.alpha * sum));
+      }
+      for (int64_t i = cs.m; i < ldc; ++i) padding_written += __bfloat16_as_ushort(c[j * ldc + i]) != 0x7fff;
+    }
+    EXPECT_EQ(wrong, 0);
+    EXPECT_EQ(padding_written, 0);
   }
 }
 

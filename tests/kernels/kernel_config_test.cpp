@@ -382,7 +382,7 @@ TEST(GridTable, EveryClassSpansTheDesignRanges) {
 }
 
 // The tensor-core grid: every layout of both operand types with an output of their type, the
-// cooperative, ping-pong and stream-K schedules, 1x1, 2x1 and 1x2 clusters, an FP32 output, and
+// cooperative, ping-pong, stream-K and split-K schedules, 1x1, 2x1 and 1x2 clusters, an FP32 output, and
 // instances of a row-major C (outputs a few rows tall).
 TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
   std::map<std::string, std::set<std::string>> seen;
@@ -398,7 +398,7 @@ TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
   ASSERT_EQ(seen.size(), 16u);  // {bf16, f16} x {own type, f32} x 4 layouts
   for (const auto& [cls, s] : seen) {
     SCOPED_TRACE(cls);
-    EXPECT_TRUE(s.count("schedule0") && s.count("schedule1") && s.count("schedule2"));
+    EXPECT_TRUE(s.count("schedule0") && s.count("schedule1") && s.count("schedule2") && s.count("schedule3"));
     EXPECT_TRUE(s.count("row-major C"));
     if (cls.find("_f32_") == std::string::npos) {
       EXPECT_TRUE(s.count("cluster1x1") && s.count("cluster2x1") && s.count("cluster1x2"));

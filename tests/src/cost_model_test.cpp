@@ -298,6 +298,17 @@ TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
   auto split = [&](int s) { return estimate_us(sk64, 1, 128, 128, 32768, {s, SplitKMode::kParallel}, d); };
   EXPECT_LT(split(8), split(2));
   EXPECT_LT(split(8), split(64));
+  // The split-K schedule's batches run side by side: more of them shorten the busiest SM's K.
+  const KernelConfig batched = cfg(128, 64, WgmmaSchedule::kSplitK);
+  auto batches = [&](int s) { return estimate_us(batched, 1, 128, 128, 32768, {s, SplitKMode::kParallel}, d); };
+  EXPECT_LT(batches(64), batches(8));
+  EXPECT_LT(batches(8), batches(2));
+  // Swizzle and cluster round each tile count up, and CUTLASS runs the padding tiles: 11008x512 on
+  // 128x192 is 86 x 3 tiles, 88 x 8 at swizzle 8 (162.4 us against 78.5 unswizzled).
+  KernelConfig wide = cfg(128, 192, WgmmaSchedule::kCooperative), swizzled = wide;
+  swizzled.swizzle = 8;
+  EXPECT_GT(estimate_us(swizzled, 1, 11008, 512, 4096, none, d), 2.0 * estimate_us(wide, 1, 11008, 512, 4096, none, d));
+  EXPECT_EQ(estimate_us(swizzled, 1, 3072, 3072, 3072, none, d), estimate_us(wide, 1, 3072, 3072, 3072, none, d));
   // A narrow tile re-reads the wide operand through L2 once per column of tiles: 1000^3 on 64x16
   // ran 34.7 us against 13.3 on 128x128.
   const KernelConfig narrow = cfg(64, 16, WgmmaSchedule::kPingpong);

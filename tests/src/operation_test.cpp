@@ -462,6 +462,56 @@ TEST(Wgmma, CannotImplementNamesTypesDeviceLayoutAndAlignment) {
   EXPECT_GT(split_candidates(f32_out.config, 4096, 16, 4096, 132).size(), 1u);
 }
 
+// The split-K schedule cuts K into equal batches of a multiple of 8 elements (CUTLASS's batched GEMM
+// reads each batch's K from its own start: a shorter last batch would read past K), offers them only
+// for tile grids smaller than the SMs, and always runs into FP32 partials, one plane per batch.
+TEST(Wgmma, SplitKScheduleCutsKIntoEqualBatches) {
+  EXPECT_EQ(splitk_batches(32768, 64), 64);
+  EXPECT_EQ(splitk_batches(8192, 24), 16);  // 8192 / 24 is no whole number; 16 is the largest cut below
+  EXPECT_EQ(splitk_batches(1000, 4), 1);    // 500 and 250 are not multiples of 8, 333.3 not whole
+  EXPECT_EQ(splitk_batches(1000, 5), 5);    // 200
+  EXPECT_EQ(splitk_batches(1531, 64), 1);   // prime
+  EXPECT_EQ(splitk_batches(64, 16), 8);     // batches of at least 8
+  EXPECT_EQ(splitk_batches(0, 8), 1);
+  EXPECT_EQ(splitk_batches(4096, 1), 1);
+
+  const KernelInstance sk = instance(wgmma_config(128, 64, 64, 0, 1, 1, WgmmaSchedule::kSplitK, Op::N, Op::N,
+                                                  DataType::kBF16, DataType::kBF16));
+  ASSERT_EQ(invalid_reason(sk.config), nullptr);
+  EXPECT_EQ(kernel_name(sk.config), "sm90_wgmma_bf16_bf16_128x64x64_c1x1_splitk_nn_align8");
+  EXPECT_EQ(parse_kernel_name(kernel_name(sk.config)), sk.config);
+  KernelConfig clustered = sk.config;
+  clustered.cluster_m = 2;
+  EXPECT_NE(std::string(invalid_reason(clustered)).find("split-K wgmma instance"), std::string::npos);
+
+  // 128x128x32768: 2 tiles, so up to 64 batches of 512 (4 blocks per SM and 4 k-tiles per batch bound it).
+  const auto long_k = split_candidates(sk.config, 128, 128, 32768, 132);
+  ASSERT_FALSE(long_k.empty());
+  for (const SplitChoice s : long_k) {
+    EXPECT_EQ(s.mode, SplitKMode::kParallel);
+    EXPECT_EQ(32768 % s.splits, 0) << s.splits;
+  }
+  EXPECT_EQ(long_k.back().splits, 64);
+  EXPECT_TRUE(split_candidates(sk.config, 128, 128, 1531, 132).empty());    // no equal cut
+  EXPECT_TRUE(split_candidates(sk.config, 4096, 4096, 4096, 132).empty());  // 2048 tiles fill the SMs
+
+  GemmProblem p;
+  p.op_a = Op::N, p.op_b = Op::N, p.m = 128, p.n = 128, p.k = 32768, p.lda = 128, p.ldb = 32768, p.ldc = 128;
+  p.a = p.b = p.c = reinterpret_cast<void*>(0x10000);
+  p.types = sk.config.types;
+  EXPECT_EQ(cannot_implement(sk, p, h100()), "");
+  // 64 planes of 128 x 128 floats; asked for no split, one plane (all of K in one batch).
+  EXPECT_EQ(workspace_size(sk, p, {64, SplitKMode::kParallel}).partial_bytes, size_t{64} * 128 * 128 * 4);
+  EXPECT_EQ(workspace_size(sk, p, {1, SplitKMode::kNone}).partial_bytes, size_t{128} * 128 * 4);
+  const GemmParams launch = launch_params(sk, p, {64, SplitKMode::kParallel});
+  EXPECT_EQ(launch.splits, 64);
+  EXPECT_EQ(launch.k_per_split, 512);
+  // A count that does not cut K runs as the largest one below it that does.
+  const GemmParams cut = launch_params(sk, p, {48, SplitKMode::kParallel});
+  EXPECT_EQ(cut.splits, 32);
+  EXPECT_EQ(cut.k_per_split, 1024);
+}
+
 // An instance of a row-major C runs the caller's problem transposed: a `tn` problem 16 tokens tall
 // is a `tn` problem 16 wide to it, with A and B swapped, C the same memory; a problem of another
 // layout, or one it would have to run as it stands, is refused by name.
