@@ -4,7 +4,11 @@ run whose results all came from the untuned choice) against the best of an `--ex
 same problems (`gemm-tune tune --json`). Quality = exhaustive best time / untuned-choice time (1 = as good
 as the best). Prints a markdown table, the geometric mean and the worst. --source online rates the
 choices online mode made instead (a bench run with AUTOGEMM_MODE=online and a fresh database).
-Usage: tools/compare_untuned.py BENCH.json EXHAUSTIVE_TUNE.json [--source untuned|online|tuned]"""
+--tuned-bench adds the end-to-end quality: the same problems benchmarked with the exhaustive tuning
+as the database, whose times, like the untuned run's, include the copies of problems that run on
+padded operands (the tuner times the padded problem alone).
+Usage: tools/compare_untuned.py BENCH.json EXHAUSTIVE_TUNE.json [--source untuned|online|tuned]
+       [--tuned-bench TUNED_BENCH.json]"""
 import argparse
 import math
 import sys
@@ -17,16 +21,21 @@ def main():
     ap.add_argument("bench")
     ap.add_argument("exhaustive")
     ap.add_argument("--source", default="untuned")
+    ap.add_argument("--tuned-bench", help="bench of the same problems with the exhaustive tuning as the database")
     args = ap.parse_args()
+    key_of = lambda r: (r["layout"], r["shape"]["n"], r["shape"]["m"], r["shape"]["k"])  # bench shape is row-major
+    tuned_runs = {key_of(r): r for r in load_json(args.tuned_bench)["results"]} if args.tuned_bench else {}
     bench = load_json(args.bench)["results"]
     # A problem tuned as its padded form (BF16/FP16 on padded copies) is the caller's problem.
     tuned = {(p["layout"], *(p["padded_from"][x] if "padded_from" in p else p[x] for x in "mnk")): p
              for p in load_json(args.exhaustive)["problems"] if "best" in p}
-    print("| layout | m×n×k (column-major) | untuned kernel | split | untuned µs | exhaustive best | split | best µs | quality |")
-    print("|" + " --- |" * 9)
-    qualities = []
+    end_to_end = " tuned end to end µs | quality end to end |" if tuned_runs else ""
+    print("| layout | m×n×k (column-major) | untuned kernel | split | untuned µs | exhaustive best | split | best µs | "
+          "quality |" + end_to_end)
+    print("|" + " --- |" * (11 if tuned_runs else 9))
+    qualities, qualities_e2e = [], []
     for r in bench:
-        key = (r["layout"], r["shape"]["n"], r["shape"]["m"], r["shape"]["k"])  # bench shape is row-major
+        key = key_of(r)
         if r["source"] != args.source:
             print(f"skipping {key}: source {r['source']}", file=sys.stderr)
             continue
@@ -39,10 +48,18 @@ def main():
         split = lambda s, m: f'{s}{"" if m == "none" else " " + m}'
         print(f'| {key[0]} | {key[1]}×{key[2]}×{key[3]} | `{r["kernel"]}` | {split(r["splits"], r["split_mode"])} '
               f'| {r["autogemm"]["median_us"]:.1f} | `{best["kernel"]}` | {split(best["splits"], best["split_mode"])} '
-              f'| {best["median_us"]:.1f} | {q:.2f} |')
+              f'| {best["median_us"]:.1f} | {q:.2f} |', end="")
+        if key in tuned_runs:
+            t = tuned_runs[key]["autogemm"]["median_us"]
+            qualities_e2e.append(t / r["autogemm"]["median_us"])
+            print(f" {t:.1f} | {qualities_e2e[-1]:.2f} |", end="")
+        print()
+    geo = lambda qs: math.exp(sum(math.log(q) for q in qs) / len(qs))
     if qualities:
-        geo = math.exp(sum(math.log(q) for q in qualities) / len(qualities))
-        print(f"\n{len(qualities)} problems: geometric mean quality **{geo:.3f}**, worst **{min(qualities):.3f}**.")
+        print(f"\n{len(qualities)} problems: geometric mean quality **{geo(qualities):.3f}**, worst **{min(qualities):.3f}**.")
+    if qualities_e2e:
+        print(f"End to end, against the exhaustive tuning's own run ({len(qualities_e2e)} problems): geometric mean "
+              f"**{geo(qualities_e2e):.3f}**, worst **{min(qualities_e2e):.3f}**.")
 
 
 if __name__ == "__main__":
