@@ -161,10 +161,11 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const bool narrower_than_tile = m < c.bm || n < c.bn;
   double t = narrower_than_tile ? compute + dram_us : std::max(compute, dram_us);
   t = std::max(t, l2_bytes / reread_bytes_per_us);
-  // A 2-block cluster against its 1x1 twin (geometric means over the H100 BF16/FP16 table's pairs,
-  // beside the rounding above): 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where
-  // multicast saves L2 reads; 1.01-1.04x in grids of 1-4 waves (314 pairs; 11008x512x4096, 2.6 waves
-  // of 128x128 ping-pong: 86.3 us at 2x1, 75.4 at 1x1); alike in a single wave.
+  // A 2-block cluster against its 1x1 twin (geometric means over the H100 BF16/FP16 table's pairs):
+  // 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where multicast saves L2 reads;
+  // in grids of 1-4 waves 1.01-1.04x (2x1 and, past 2 waves, 1x2; 11008x512x4096, 2.6 waves of
+  // 128x128 ping-pong: 86.3 us at 2x1, 75.4 at 1x1) and 1.30x (1x2 up to 2 waves, 72 pairs, partly
+  // the rounding above); 0.98x (2x1) in a single wave, left alike.
   if (c.cluster_m * c.cluster_n > 1) {
     const long blocks = tiles * g.splits;
     if (blocks > 8L * device.sm_count) t *= 0.95;
