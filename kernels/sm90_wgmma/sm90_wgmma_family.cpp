@@ -86,22 +86,15 @@ SplitGeometry wgmma_split_geometry(const KernelConfig& c, int k, SplitChoice spl
 
 // Unsplit, and for the stream-K schedule the tiled families' split counts (a tile grid smaller than
 // the SMs): its one unsplit launch already streams K over idle SMs by CUTLASS's heuristic. The
-// split-K schedule: the counts that cut K into equal batches (splitk_batches) of at least 4 k-tiles,
-// for a tile grid smaller than the SMs, up to 4 blocks per SM; none elsewhere.
+// split-K schedule: of the tiled families' split counts, those that cut K into equal batches
+// (splitk_batches); none where the tiles fill the SMs.
 std::vector<SplitChoice> wgmma_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                                 SplitModes) {
-  if (c.schedule == WgmmaSchedule::kSplitK) {
-    std::vector<SplitChoice> out;
-    const long tiles = grid_tiles(c, m, n);
-    if (tiles >= sm_count) return out;
-    for (int s : kSplitCounts) {
-      if (tiles * s > 4L * sm_count || k < s * 4 * c.bk) break;
-      if (splitk_batches(k, s) == s) out.push_back({s, SplitKMode::kParallel});
-    }
-    return out;
-  }
-  if (c.schedule != WgmmaSchedule::kStreamK) return {{1, SplitKMode::kNone}};
-  return tiled_split_candidates(c, m, n, k, sm_count, SplitModes::kParallelOnly);
+  if (c.schedule != WgmmaSchedule::kStreamK && c.schedule != WgmmaSchedule::kSplitK) return {{1, SplitKMode::kNone}};
+  std::vector<SplitChoice> out = tiled_split_candidates(c, m, n, k, sm_count, SplitModes::kParallelOnly);
+  if (c.schedule == WgmmaSchedule::kSplitK)
+    std::erase_if(out, [k](SplitChoice s) { return s.splits == 1 || splitk_batches(k, s.splits) != s.splits; });
+  return out;
 }
 
 void wgmma_add_workspace(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split,
