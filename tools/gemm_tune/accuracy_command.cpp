@@ -1,7 +1,6 @@
 // gemm-tune accuracy: the error of the FP32 arithmetics (cuBLAS and autogemm pedantic, 3xTF32, TF32)
 // against float64, per kind of data and K, relative to Σ|a·b| (tuner/fp32_accuracy.hpp).
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -77,12 +76,7 @@ Command add_accuracy_command(CLI::App& app) {
                        "the sum in float64; autogemm's arithmetics each on its first compiled instance of exactly that "
                        "arithmetic, unsplit"},
             {"rows", out}};
-        std::ofstream f(o->json);
-        f << doc.dump(2) << "\n";
-        if (!f) {
-          std::fprintf(stderr, "gemm-tune accuracy: cannot write %s\n", o->json.c_str());
-          return 1;
-        }
+        write_json_file(o->json, doc);
       }
       return 0;
     } catch (const std::exception& e) {

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "autogemm/autogemm.h"
@@ -260,12 +259,7 @@ Command add_bench_command(CLI::App& app) {
                                          "each checked, then timed alone (not interleaved), the fastest reported"},
                               {"clock_samples", clocks.available() ? "NVML after each rep" : clocks.unavailable_reason()},
                               {"results", results}};
-        std::ofstream f(o->json);
-        f << doc.dump(2) << "\n";
-        if (!f) {
-          std::fprintf(stderr, "gemm-tune bench: cannot write %s\n", o->json.c_str());
-          return 1;
-        }
+        write_json_file(o->json, doc);
       }
       autogemmDestroy(handle);
       cudaStreamDestroy(stream);

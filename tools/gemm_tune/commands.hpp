@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include <functional>
 #include <stdexcept>
@@ -34,6 +35,9 @@ Command add_export_command(CLI::App& app);
 Command add_import_command(CLI::App& app);
 Command add_db_command(CLI::App& app);
 Command add_accuracy_command(CLI::App& app);
+
+/// Writes `doc` to `path` as indented JSON (a --json report); throws "PATH: cannot write file".
+void write_json_file(const std::string& path, const nlohmann::json& doc);
 
 /// True when a CUDA device is usable; otherwise prints one line naming the problem to stderr.
 bool require_gpu(const char* command);

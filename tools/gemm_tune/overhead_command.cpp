@@ -6,7 +6,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "autogemm/autogemm.h"
@@ -88,14 +87,13 @@ Command add_overhead_command(CLI::App& app) {
       std::printf("%-10s %14.3f %14.3f\n", "autogemm", median(ag_host), median(ag_wall));
       std::printf("%-10s %14.3f %14.3f\n", "cuBLAS", median(cb_host), median(cb_wall));
       if (!o->json.empty()) {
-        std::ofstream f(o->json);
-        f << nlohmann::json{{"shape", to_string(*shape)},
-                            {"calls_per_round", o->calls},
-                            {"rounds", 5},
-                            {"autogemm", {{"host_us_per_call", median(ag_host)}, {"wall_us_per_call", median(ag_wall)}}},
-                            {"cublas", {{"host_us_per_call", median(cb_host)}, {"wall_us_per_call", median(cb_wall)}}}}
-                 .dump(2)
-          << "\n";
+        write_json_file(
+            o->json,
+            nlohmann::json{{"shape", to_string(*shape)},
+                           {"calls_per_round", o->calls},
+                           {"rounds", 5},
+                           {"autogemm", {{"host_us_per_call", median(ag_host)}, {"wall_us_per_call", median(ag_wall)}}},
+                           {"cublas", {{"host_us_per_call", median(cb_host)}, {"wall_us_per_call", median(cb_wall)}}}});
       }
       autogemmDestroy(handle);
       cudaStreamDestroy(stream);

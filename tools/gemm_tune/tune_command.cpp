@@ -8,7 +8,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
 
@@ -245,15 +244,11 @@ Command add_tune_command(CLI::App& app) {
                     r.interrupted ? "  (interrupted)" : "");
       }
       if (!o->json.empty()) {
-        std::ofstream f(o->json);
-        f << nlohmann::json{{"format", "autogemm-tune-report"},
-                            {"format_version", 1},
-                            {"database", db_path},
-                            {"kernel_grid", kernel_grid_id()},
-                            {"problems", out}}
-                 .dump(2)
-          << "\n";
-        if (!f) throw std::runtime_error(o->json + ": cannot write file");
+        write_json_file(o->json, nlohmann::json{{"format", "autogemm-tune-report"},
+                                                {"format_version", 1},
+                                                {"database", db_path},
+                                                {"kernel_grid", kernel_grid_id()},
+                                                {"problems", out}});
       }
       if (!result.error.empty()) {
         std::fprintf(stderr, "gemm-tune tune: %s\n", result.error.c_str());
