@@ -178,10 +178,13 @@ def accuracy_section(path, docs_dir):
 
 def tensor_set_lines(sets, paths, docs_dir):
     """Each tensor-core set's file with the build it was measured with (its grid's size: files of
-    older grids stay until re-measured), then each set's table, with cuBLASLt's best where it has it."""
+    older grids stay until re-measured), then each tuned set's table, with cuBLASLt's best where it
+    has it; the untuned sets' problems are those of their tuned twins, so they stay a summary line."""
     lines = [f"- {set_summary(name, doc)} ({doc.get('kernels_compiled', '?')} kernel instances, {doc.get('date', '?')[:10]}; "
              f"`{link(path, docs_dir)}`)" for (name, doc), path in zip(sets, paths)]
     for name, doc in sets:
+        if name.endswith("untuned"):
+            continue
         rows = [bench_table.problem_row(r) for r in doc["results"]]
         has_lt = any(row["lt_us"] is not None for row in rows)
         lines += ["", f"### The {name} set", "", set_summary(name, doc), ""]
@@ -259,7 +262,8 @@ def report(sets, args):
                   "math (tensor cores), same process, same method. Floor = max(2·M·N·K / "
                   f"{bench_table.TENSOR_PEAK_TFLOPS:.0f} TFLOP/s (the H100 SXM's dense BF16/FP16 peak), bytes of A, B "
                   f"and C / {bench_table.BANDWIDTH_TBS} TB/s). Sets whose name ends in `untuned` ran with no database "
-                  "(the untuned choice); the others with the table the commands below tuned "
+                  "(the untuned choice; their files give each problem) and have no table below; the others ran with the "
+                  "table the commands below tuned "
                   f"(`{link(os.path.join(RESULTS, 'h100_tuning_table_tc.csv'), docs_dir)}`). `padded`: the call ran "
                   "on padded, aligned copies of its operands (`src/realigned.hpp`). `cuBLASLt best`: the fastest of "
                   "cuBLASLt's top 8 heuristic algorithms for the problem (`gemm-tune bench --cublaslt`), each "
