@@ -149,14 +149,16 @@ inline constexpr WgmmaTile kWgmmaTiles[] = {
 };
 inline constexpr DataType kWgmmaOperandTypes[] = {DataType::kBF16, DataType::kF16};
 
-/// wgmma instances of FP32 operands (TF32 and 3xTF32 arithmetic, FP32 output): K-major operands only
+/// wgmma instances of FP32 operands (TF32 and 3xTF32 arithmetic, FP32 output): K-major operands
 /// (`tn`; other layouts run on K-major copies), each tile in both arithmetics where the validity rule
-/// allows (3xTF32's second set of accumulators leaves it the tiles of at most 64 per thread).
+/// allows (3xTF32's second set of accumulators leaves it the tiles of at most 64 per thread); the
+/// rows marked `register_a` read an M-major A in place (`nn`, TF32 only; KernelConfig::op_a N).
 struct WgmmaTf32Tile {
   int bm, bn;
   WgmmaSchedule schedule;
   int cluster_m, cluster_n;
   bool swizzles = false;
+  bool register_a = false;
 };
 inline constexpr WgmmaTf32Tile kWgmmaTf32Tiles[] = {
     {128, 256, WgmmaSchedule::kCooperative, 1, 1, true}, {256, 128, WgmmaSchedule::kCooperative, 1, 1, true},
@@ -166,6 +168,17 @@ inline constexpr WgmmaTf32Tile kWgmmaTf32Tiles[] = {
     {64, 128, WgmmaSchedule::kPingpong, 1, 1},           {128, 64, WgmmaSchedule::kPingpong, 1, 1},
     {64, 64, WgmmaSchedule::kPingpong, 1, 1},            {128, 128, WgmmaSchedule::kStreamK, 1, 1},
     {128, 64, WgmmaSchedule::kStreamK, 1, 1},
+    // Outputs of a few dozen tiles over a long K (128-512 x 3072 x 3072, 256x256x8192): 4-byte
+    // operands need 128-row tiles to feed the tensor cores from L2 (a 64x64 tile reads 128 bytes per
+    // clock of its tensor-core work), so such outputs fill the SMs only with K in batches.
+    {128, 64, WgmmaSchedule::kSplitK, 1, 1},             {128, 128, WgmmaSchedule::kSplitK, 1, 1},
+    // A M-major through registers (CUTLASS's register-A main loop, tools/experiments/tf32_layouts.cu):
+    // 1.5x the time of the K-major tile where the tensor cores bound it (3072^3 on 128x128 340.4 us
+    // against 225.4), close to it where A's stream does (3072x128x3072 `nn` in 4 batches 31.0 against
+    // 26.1), without the copy of A that doubled such a call (59.3 us on copies).
+    {128, 128, WgmmaSchedule::kCooperative, 1, 1, false, true}, {64, 128, WgmmaSchedule::kPingpong, 1, 1, false, true},
+    {64, 64, WgmmaSchedule::kPingpong, 1, 1, false, true},      {128, 64, WgmmaSchedule::kSplitK, 1, 1, false, true},
+    {128, 128, WgmmaSchedule::kSplitK, 1, 1, false, true},
 };
 inline constexpr ComputeType kWgmmaTf32Arithmetics[] = {ComputeType::kTF32, ComputeType::k3xTF32};
 
@@ -233,8 +246,8 @@ inline std::vector<KernelConfig> enumerate_grid() {
   for (const WgmmaTf32Tile& w : kWgmmaTf32Tiles)
     for (ComputeType arithmetic : kWgmmaTf32Arithmetics) {
       const auto config = [&](int swizzle) {
-        return wgmma_config(w.bm, w.bn, 32, 0, w.cluster_m, w.cluster_n, w.schedule, Op::T, Op::N, DataType::kF32,
-                            DataType::kF32, swizzle, false, arithmetic);
+        return wgmma_config(w.bm, w.bn, 32, 0, w.cluster_m, w.cluster_n, w.schedule, w.register_a ? Op::N : Op::T,
+                            Op::N, DataType::kF32, DataType::kF32, swizzle, false, arithmetic);
       };
       if (!is_valid(config(1))) continue;
       out.push_back(config(1));

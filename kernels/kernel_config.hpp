@@ -274,10 +274,10 @@ constexpr KernelConfig wgmma_config(int bm, int bn, int bk, int stages, int clus
   return c;
 }
 
-/// Whether a wgmma instance reads FP32 operands (TF32 or 3xTF32 arithmetic). Such an instance reads
-/// both K-major (`tn`), the only layout TF32 wgmma takes from shared memory: CUTLASS's other
-/// layouts hold A in registers and serialize the wgmma pipeline. Problems of other layouts, and every
-/// 3xTF32 problem (its operands split into TF32 parts), run on K-major copies (operand_repack.hpp).
+/// Whether a wgmma instance reads FP32 operands (TF32 or 3xTF32 arithmetic). TF32 wgmma takes its
+/// operands from shared memory K-major only: such an instance reads both K-major (`tn`), or (TF32,
+/// op_a N) A M-major through registers, CUTLASS's register-A main loop. Operands of other layouts,
+/// and every 3xTF32 problem's (split into TF32 parts), run on K-major copies (operand_repack.hpp).
 constexpr bool is_tf32_wgmma(const KernelConfig& c) { return c.is_wgmma() && c.types.a == DataType::kF32; }
 
 /// The validity rule of GEMV instances (see invalid_reason).
@@ -343,8 +343,9 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
   if (tf32) {
     if (t.b != t.a || t.c != DataType::kF32 || t.compute == ComputeType::kF32)
       return "wgmma instance of FP32 operands: A, B and C f32 with TF32 or 3xTF32 arithmetic";
-    if (c.op_a != Op::T || c.op_b != Op::N || c.c_row_major)
-      return "wgmma instance of FP32 operands reads A and B K-major (tn) and writes C column-major";
+    if (c.op_b != Op::N || c.c_row_major || (c.op_a != Op::T && t.compute != ComputeType::kTF32))
+      return "wgmma instance of FP32 operands reads B K-major, A K-major (tn) or, TF32 only, M-major through "
+             "registers (nn), and writes C column-major";
   } else if (t.a != t.b || (t.a != DataType::kBF16 && t.a != DataType::kF16) || (t.c != t.a && t.c != DataType::kF32) ||
              t.compute != ComputeType::kF32) {
     return "wgmma instance: A and B both bf16 or both f16, C of their type or f32, FP32 arithmetic";
@@ -369,8 +370,8 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
   if (!((c.cluster_m == 1 && c.cluster_n == 1) || (c.cluster_m == 2 && c.cluster_n == 1) ||
         (c.cluster_m == 1 && c.cluster_n == 2)))
     return "wgmma instance: cluster must be 1x1, 2x1 or 1x2";
-  if (c.schedule == WgmmaSchedule::kSplitK && (tf32 || c.c_row_major || c.cluster_m * c.cluster_n != 1))
-    return "split-K wgmma instance: 16-bit operands, column-major C, no cluster";
+  if (c.schedule == WgmmaSchedule::kSplitK && (c.c_row_major || c.cluster_m * c.cluster_n != 1))
+    return "split-K wgmma instance: column-major C, no cluster";
   if (c.stages != 0 && (c.stages < 2 || c.stages > 8)) return "wgmma stages must be 0 (as many as fit) or in [2, 8]";
   if (c.swizzle != 1 && c.swizzle != 2 && c.swizzle != 4 && c.swizzle != 8) return "wgmma swizzle must be 1, 2, 4 or 8";
   if (c.stages != 0 && c.stages * (c.bm + c.bn) * c.bk * data_type_bytes(t.a) > 200 * 1024)

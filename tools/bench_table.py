@@ -68,6 +68,9 @@ def problem_row(r, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
         # cuBLASLt's fastest of its top heuristic algorithms (BF16/FP16 files since it was added).
         "lt_us": (r.get("cublaslt") or {}).get("median_us"),
         "lt_speedup": (lambda lt: lt / ag if lt else None)((r.get("cublaslt") or {}).get("median_us")),
+        # autogemm's pedantic FP32 choice, interleaved with a TF32/3xTF32 choice (files since it was added).
+        "fp32_us": (r.get("autogemm_fp32") or {}).get("median_us"),
+        "fp32_speedup": (r.get("autogemm_fp32") or {}).get("speedup"),
     }
 
 
@@ -81,6 +84,7 @@ COLUMNS = {
     "floor_frac": ("floor / autogemm", "{:.2f}"), "over_floor": ("autogemm / floor", "{:.2f}"),
     "rel_err": ("rel. error", "{:.1e}"),
     "lt_us": ("cuBLASLt best µs", "{:.1f}"), "lt_speedup": ("vs cuBLASLt best", "{:.2f}"),
+    "fp32_us": ("autogemm FP32 µs", "{:.1f}"), "fp32_speedup": ("vs autogemm FP32", "{:.2f}"),
 }
 ALL_COLUMNS = ["label", "layout", "source", "kernel", "split", "ag_us", "ag_tflops", "cb_us", "cb_tflops",
                "speedup", "floor_us", "floor_frac", "rel_err"]

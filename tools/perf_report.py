@@ -125,10 +125,15 @@ def set_summary(name, doc):
         text += "; by layout " + ", ".join(
             f"{lay} {bench_table.geomean([bench_table.speedup(r) for r in results if r['layout'] == lay]):.3f}×"
             for lay in layouts)
-    lt = [row["lt_speedup"] for row in map(bench_table.problem_row, results) if row["lt_speedup"] is not None]
+    rows = list(map(bench_table.problem_row, results))
+    lt = [row["lt_speedup"] for row in rows if row["lt_speedup"] is not None]
     if lt:
         text += (f"; against cuBLASLt's best of its top heuristic algorithms {bench_table.geomean(lt):.3f}× "
                  f"over {len(lt)} problems, lowest {min(lt):.2f}×")
+    fp32 = [row["fp32_speedup"] for row in rows if row["fp32_speedup"] is not None]
+    if fp32:
+        text += (f"; against autogemm's pedantic FP32 in the same run {bench_table.geomean(fp32):.3f}×, "
+                 f"lowest {min(fp32):.2f}×")
     return text + "."
 
 
@@ -186,9 +191,11 @@ def tensor_set_lines(sets, paths, docs_dir):
         if name.endswith("untuned"):
             continue
         rows = [bench_table.problem_row(r) for r in doc["results"]]
-        has_lt = any(row["lt_us"] is not None for row in rows)
+        columns = TENSOR_COLUMNS if any(row["lt_us"] is not None for row in rows) else TABLE_COLUMNS
+        if any(row["fp32_us"] is not None for row in rows):
+            columns = columns[:5] + ["fp32_us", "fp32_speedup"] + columns[5:]
         lines += ["", f"### The {name} set", "", set_summary(name, doc), ""]
-        lines += bench_table.markdown_table(rows, TENSOR_COLUMNS if has_lt else TABLE_COLUMNS, TABLE_HEADERS)
+        lines += bench_table.markdown_table(rows, columns, TABLE_HEADERS)
     return lines
 
 
@@ -288,10 +295,15 @@ def report(sets, args):
                   "against cuBLAS SGEMM in pedantic FP32, same process, same method. Floor = max(2·M·N·K / "
                   f"{bench_table.TF32_PEAK_TFLOPS} TFLOP/s (the H100 SXM's dense TF32 peak; a third of it for "
                   f"3xTF32), bytes / {bench_table.BANDWIDTH_TBS} TB/s). The math mode may choose any arithmetic at "
-                  "least as accurate as its own: a `simt_sgemm` kernel is the CUDA-core FP32 one. The sets ran with "
-                  "the table these commands tuned:", "",
+                  "least as accurate as its own: a `simt_sgemm` kernel is the CUDA-core FP32 one. Files that have "
+                  "them give autogemm's own pedantic FP32 choice beside each problem, interleaved with the mode's "
+                  "in the same run (\"autogemm FP32\"). The sets ran with the table these commands tuned "
+                  "(the FP32 rows imported from `docs/results/h100_tuning_table.csv.xz`):", "",
                   "```sh",
+                  "xz -dk docs/results/h100_tuning_table.csv.xz && gemm-tune import docs/results/h100_tuning_table.csv"
+                  "  # the FP32 (pedantic) rows",
                   "gemm-tune tune --math tf32 --set seed; gemm-tune tune --math fp32_emulated --set seed",
+                  "gemm-tune tune --math tf32 --set perf --layout all  # and --math fp32_emulated",
                   "gemm-tune tune --math tf32 --shape 4096,4096,4096 --shape 4096,11008,4096 --shape 8192,8192,8192 "
                   "--layout all  # and --math fp32_emulated",
                   "gemm-tune bench --math tf32 --set seed --cublaslt 4 --json docs/results/h100_bench_fp32tc_tf32_seed.json"

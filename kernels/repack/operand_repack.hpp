@@ -3,7 +3,7 @@
 // of the workspace before the kernel runs (docs/decisions.md, operand repacking). The TF32 and
 // 3xTF32 tensor-core instances read K-major copies the same way: op(A) and op(B) copied K-major
 // where the problem's are not (or not 16-byte aligned), and for 3xTF32 always, split into TF32
-// parts. Its contract: the plan (which operands an instance needs copied), the workspace it takes,
+// parts; a TF32 register-A instance reads its M-major A in place and copies only B. Its contract: the plan (which operands an instance needs copied), the workspace it takes,
 // and the copies' launch.
 #pragma once
 
@@ -39,7 +39,7 @@ struct RepackPlan {
   // problem the kernel runs has k = parts x k4. parts 1: the values as they are (TF32 arithmetic);
   // 3: the 3xTF32 split, x = hi + lo with hi and lo TF32 numbers, A's copy [hi | hi | lo] and B's
   // [hi | lo | hi] along K, so that one TF32 product over 3 x k4 sums a_hi b_hi + a_hi b_lo + a_lo b_hi.
-  // 0: not such an instance.
+  // A register-A instance (TF32, op_a N) reads A in place: only b. 0: not such an instance.
   int k_major_parts = 0;
   bool any() const { return a || b; }
 };

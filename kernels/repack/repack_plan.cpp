@@ -13,7 +13,10 @@ RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem) {
     // K-major copies of whatever TMA cannot read K-major as it is; 3xTF32 splits both operands.
     plan.k_major_parts = kernel.types.compute == ComputeType::k3xTF32 ? 3 : 1;
     const bool split = plan.k_major_parts > 1, k_whole = problem.k % 4 == 0;
-    plan.a = split || !k_whole || problem.op_a != Op::T || !vector_aligned(problem.a, problem.lda);
+    // A register-A instance (op_a N) reads A M-major in place (its cannot_implement rules out the
+    // rest: A op T or misaligned, k % 4 != 0).
+    plan.a = kernel.op_a == Op::T &&
+             (split || !k_whole || problem.op_a != Op::T || !vector_aligned(problem.a, problem.lda));
     plan.b = split || !k_whole || problem.op_b != Op::N || !vector_aligned(problem.b, problem.ldb);
     return plan;
   }

@@ -1,9 +1,10 @@
 // The contract of the sm_90a tensor-core family (wgmma_gemm.cuh): BF16/FP16 operands read in place
 // by TMA (no repacking: every layout has its instances), FP32 operands of TF32 and 3xTF32 instances
-// from K-major copies where the problem's are not TMA-readable K-major (operand_repack.hpp), K split
-// by the stream-K schedule, whose partials and reduction are the kernel's own (CUTLASS's workspace,
-// no finishing launch), and by the split-K schedule, whose batches' FP32 partials the family's
-// finish adds into C (launch_splitk_reduce).
+// from K-major copies where the problem's are not TMA-readable K-major (operand_repack.hpp), except
+// the M-major A that a TF32 register-A instance reads in place; K split by the stream-K schedule,
+// whose partials and reduction are the kernel's own (CUTLASS's workspace, no finishing launch), and
+// by the split-K schedule, whose batches' FP32 partials the family's finish adds into C
+// (launch_splitk_reduce).
 #include <algorithm>
 
 #include "family.hpp"
@@ -50,6 +51,15 @@ std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& pro
     if (problem.m % 4 != 0)
       return "C is stored along m = " + std::to_string(problem.m) +
              ", which CUTLASS's TMA kernels take in multiples of 4 FP32 elements";
+    if (c.op_a == Op::N) {
+      // The register-A instance reads A as it is: M-major, TMA-readable, and K whole (B's copy, where
+      // it has one, keeps k, so the two agree on the K the kernel runs).
+      if (problem.op_a != Op::N) return "register-A instance reads A M-major (op N); the problem's A is op T";
+      if (!vector_aligned(problem.a, problem.lda))
+        return "TMA needs A 16-byte aligned with lda a multiple of 4 (lda " + std::to_string(problem.lda) + ")";
+      if (problem.k % 4 != 0)
+        return "register-A instance runs k in multiples of 4; the problem has k = " + std::to_string(problem.k);
+    }
     return check_resources(c, problem, device);
   }
   if (c.op_a != problem.op_a || c.op_b != problem.op_b)

@@ -124,14 +124,8 @@ struct WgmmaGemm {
   static typename Kernel::Arguments arguments(const GemmParams& p, int device, int sm_count) {
     typename Kernel::Arguments args{};
     args.mode = cutlass::gemm::GemmUniversalMode::kGemm;
-    args.problem_shape = {p.m, p.n, p.k, 1};
     args.mainloop.ptr_A = static_cast<const ElementAB*>(p.a);
-    args.mainloop.dA = stride_with_ld<typename Kernel::StrideA>(p.lda);
     args.mainloop.ptr_B = static_cast<const ElementAB*>(p.b);
-    args.mainloop.dB = stride_with_ld<typename Kernel::StrideB>(p.ldb);
-    // beta == 0 never loads C (the linear combination's source is not needed).
-    args.epilogue.thread.alpha = p.alpha;
-    args.epilogue.thread.beta = p.beta;
     if constexpr (kSplitK) {
       // Batch s is K's [s * kps, (s + 1) * kps), kps = k_per_split (the family's geometry keeps it a
       // multiple of 8 that divides k): A and B start kps further along K, the partials one m x n
@@ -147,6 +141,12 @@ struct WgmmaGemm {
       args.epilogue.ptr_D = p.partials;
       args.epilogue.dD = stride_with_ld<typename Kernel::StrideD>(ldp, ldp * p.n);
     } else {
+      args.problem_shape = {p.m, p.n, p.k, 1};
+      args.mainloop.dA = stride_with_ld<typename Kernel::StrideA>(p.lda);
+      args.mainloop.dB = stride_with_ld<typename Kernel::StrideB>(p.ldb);
+      // beta == 0 never loads C (the linear combination's source is not needed).
+      args.epilogue.thread.alpha = p.alpha;
+      args.epilogue.thread.beta = p.beta;
       args.epilogue.ptr_C = static_cast<const ElementC*>(p.c);
       args.epilogue.dC = stride_with_ld<typename Kernel::StrideC>(p.ldc);
       args.epilogue.ptr_D = static_cast<ElementC*>(p.c);
@@ -196,7 +196,9 @@ cudaError_t launch_wgmma_gemm(const GemmParams& p, cudaStream_t stream) {
   const typename Kernel::Arguments args = G::arguments(p, device, sm_count);
   if (!Kernel::can_implement(args)) return cudaErrorInvalidValue;
   // The split-K schedule's workspace is its partials; CUTLASS's data-parallel kernel needs none.
-  if (G::kSplitK && Kernel::get_workspace_size(args) != 0) return cudaErrorInvalidValue;
+  if constexpr (G::kSplitK) {
+    if (Kernel::get_workspace_size(args) != 0) return cudaErrorInvalidValue;
+  }
   if (Kernel::initialize_workspace(args, p.partials, stream) != cutlass::Status::kSuccess) return cudaErrorInvalidValue;
   typename Kernel::Params params = Kernel::to_underlying_arguments(args, p.partials);
   // Shared memory past 48 KiB is opted into once per device, not at every call.

@@ -4,6 +4,7 @@
 // output of the operands' type or FP32, and FP32 operands and output in TF32 or 3xTF32 arithmetic.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -29,6 +30,18 @@ struct GemmTypes {
 /// FP32 inputs, output and arithmetic: autogemmSgemm, and every instance compiled today.
 inline constexpr GemmTypes kF32Types{};
 
+/// The value among `values` whose `name` is `word`; nullopt for any other word (the inverse of each
+/// name function below).
+template <class E, size_t N>
+constexpr std::optional<E> parse_name(std::string_view word, const E (&values)[N], const char* (*name)(E)) {
+  for (E value : values)
+    if (word == name(value)) return value;
+  return std::nullopt;
+}
+
+inline constexpr DataType kDataTypes[] = {DataType::kF32, DataType::kF16, DataType::kBF16};
+inline constexpr ComputeType kComputeTypes[] = {ComputeType::kF32, ComputeType::kTF32, ComputeType::k3xTF32};
+
 constexpr const char* data_type_name(DataType t) {
   switch (t) {
     case DataType::kF32: return "f32";
@@ -52,9 +65,7 @@ constexpr const char* compute_type_name(ComputeType t) {
 
 /// Inverse of compute_type_name; nullopt for any other word.
 constexpr std::optional<ComputeType> parse_compute_type(std::string_view word) {
-  for (ComputeType t : {ComputeType::kF32, ComputeType::kTF32, ComputeType::k3xTF32})
-    if (word == compute_type_name(t)) return t;
-  return std::nullopt;
+  return parse_name(word, kComputeTypes, compute_type_name);
 }
 
 /// The word of the math mode (autogemmMath_t, AUTOGEMM_MATH, gemm-tune --math) whose FP32 GEMMs
@@ -70,9 +81,7 @@ constexpr const char* math_mode_name(ComputeType arithmetic) {
 
 /// Inverse of math_mode_name; nullopt for any other word.
 constexpr std::optional<ComputeType> parse_math_mode(std::string_view word) {
-  for (ComputeType t : {ComputeType::kF32, ComputeType::k3xTF32, ComputeType::kTF32})
-    if (word == math_mode_name(t)) return t;
-  return std::nullopt;
+  return parse_name(word, kComputeTypes, math_mode_name);
 }
 
 /// Whether a combination is one autogemm knows: A and B of one type; FP32 arithmetic with C of their
@@ -100,9 +109,7 @@ constexpr bool serves(const GemmTypes& kernel, const GemmTypes& problem) {
 
 /// Inverse of data_type_name ("f32", "f16", "bf16"); nullopt for any other word.
 constexpr std::optional<DataType> parse_data_type(std::string_view word) {
-  for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16})
-    if (word == data_type_name(t)) return t;
-  return std::nullopt;
+  return parse_name(word, kDataTypes, data_type_name);
 }
 
 /// The key of a combination, as database rows (problems.dtype), exchange files and the runtime's

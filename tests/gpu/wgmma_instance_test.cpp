@@ -1,10 +1,12 @@
 // Every tensor-core (wgmma) instance against the float64 reference computed from the same BF16/FP16
 // (or FP32, for the TF32 and 3xTF32 instances, in every layout and with leading dimensions TMA
-// cannot read: their operands' K-major copies) inputs: sizes that are multiples of no tile (odd where the layout allows: wgmma_extent_rule), alpha/beta with beta = 0 over NaN,
-// leading dimensions above the minimum (multiples of 8 elements, as TMA needs), NaN in the padding
-// rows of every operand and of C (none may reach C, and C's must stay NaN: nothing written out of
-// bounds), the stream-K schedule unsplit and split. The bound is error_bound's: the FP32 sum's plus
-// the output type's rounding.
+// cannot read: their operands' K-major copies; a TF32 register-A instance in every layout of an
+// M-major A) inputs: sizes that are multiples of no tile (odd where the layout allows:
+// wgmma_extent_rule), alpha/beta with beta = 0 over NaN, leading dimensions above the minimum
+// (multiples of 8 elements, as TMA needs), NaN in the padding rows of every operand and of C (none
+// may reach C, and C's must stay NaN: nothing written out of bounds), the stream-K schedule unsplit
+// and split, the split-K schedule's batches. The bound is error_bound's: the FP32 sum's plus the
+// output type's rounding.
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -87,17 +89,19 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
   }
 
   // `misaligned_ab`: A's and B's leading dimensions one element past the minimum, which TMA cannot
-  // read (TF32 and 3xTF32 instances, whose operands go through K-major copies).
+  // read (TF32 and 3xTF32 instances, whose operands go through K-major copies; a register-A
+  // instance reads A in place, so only B's).
   void check(Case cs, uint64_t seed, Op op_a, Op op_b, bool misaligned_ab) {
     const KernelConfig& cfg = kernel().config;
-    const bool copies = is_tf32_wgmma(cfg);
+    const bool copies = is_tf32_wgmma(cfg), register_a = copies && cfg.op_a == Op::N;
     // The extents the problem's layout stores contiguously are multiples of 16 bytes
     // (wgmma_extent_rule; the API pads other problems, realigned.hpp); the others stay as odd as the
-    // case makes them. TF32 and 3xTF32 instances copy A and B, so only C's m is ruled.
+    // case makes them. TF32 and 3xTF32 instances copy A and B, so only C's m is ruled (and k, for
+    // a register-A instance).
     const int vec = 16 / data_type_bytes(cfg.types.a);
     auto up = [vec](int x) { return (x + vec - 1) / vec * vec; };
     cs.m = up(cs.m);
-    if (!copies && (op_a == Op::T || op_b == Op::N)) cs.k = up(cs.k);
+    if ((!copies && (op_a == Op::T || op_b == Op::N)) || register_a) cs.k = up(cs.k);
     if (!copies && op_b == Op::T) cs.n = up(cs.n);
     SCOPED_TRACE(::testing::Message() << kernel().name << " " << layout_code(op_a, op_b) << " m=" << cs.m
                                       << " n=" << cs.n << " k=" << cs.k << " alpha=" << cs.alpha << " beta=" << cs.beta
@@ -107,7 +111,8 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
     auto pad = [](int rows, int bytes) { return (rows + 16 / bytes - 1) / (16 / bytes) * (16 / bytes) + 16 / bytes; };
     const int a_rows = op_a == Op::N ? cs.m : cs.k, a_cols = op_a == Op::N ? cs.k : cs.m;
     const int b_rows = op_b == Op::N ? cs.k : cs.n, b_cols = op_b == Op::N ? cs.n : cs.k;
-    const int lda = misaligned_ab ? a_rows + 1 : pad(a_rows, ab), ldb = misaligned_ab ? b_rows + 1 : pad(b_rows, ab);
+    const int lda = misaligned_ab && !register_a ? a_rows + 1 : pad(a_rows, ab);
+    const int ldb = misaligned_ab ? b_rows + 1 : pad(b_rows, ab);
     const int ldc = pad(cs.m, cb);
     const size_t c_bytes = size_t(ldc) * cs.n * cb;
     DeviceBuffer<char> a(size_t(lda) * a_cols * ab), b(size_t(ldb) * b_cols * ab), c(c_bytes), c0(c_bytes);
@@ -167,7 +172,8 @@ TEST_P(WgmmaInstanceTest, MatchesFloat64Reference) {
     cases.push_back({300, 200, 4096, 1.0f, 0.5f, {8, SplitKMode::kParallel}});
   }
   if (kernel().config.schedule == WgmmaSchedule::kSplitK) {
-    // Batches of 600, 512 and 128 of K; 2777 has no equal cut in the layouts that keep it odd (one batch).
+    // Batches of 600, 512 and 128 of K (3xTF32: of its copies' 3K, 1800, 1536 and 384); 2777 has no
+    // equal cut in the layouts that keep it odd (one batch).
     cases.push_back({136, 72, 3000, 0.5f, 0.0f, {5, SplitKMode::kParallel}});
     cases.push_back({300, 200, 4096, 1.0f, 0.5f, {8, SplitKMode::kParallel}});
     cases.push_back({64, 64, 8192, 1.0f, 0.0f, {64, SplitKMode::kParallel}});
@@ -181,11 +187,16 @@ TEST_P(WgmmaInstanceTest, MatchesFloat64Reference) {
   }
   if (!is_tf32_wgmma(kernel().config)) return;
   // TF32 and 3xTF32 instances take every layout, and leading dimensions TMA cannot read, through
-  // their K-major copies.
+  // their K-major copies (the split-K schedule's batches cut the copies' K: 4 of 128, or of 384 for
+  // 3xTF32's three parts); a register-A instance every layout of an M-major A (op N).
+  std::vector<Case> layout_cases = {{129, 65, 33, 1.5f, -0.75f, none}, {97, 211, 301, -1.0f, 0.0f, none}};
+  if (kernel().config.schedule == WgmmaSchedule::kSplitK)
+    layout_cases.push_back({131, 67, 512, 0.5f, 0.5f, {4, SplitKMode::kParallel}});
   for (Op op_a : {Op::N, Op::T})
     for (Op op_b : {Op::N, Op::T})
       for (bool misaligned : {false, true})
-        for (const Case& cs : {Case{129, 65, 33, 1.5f, -0.75f, none}, Case{97, 211, 301, -1.0f, 0.0f, none}}) {
+        for (const Case& cs : layout_cases) {
+          if (kernel().config.op_a == Op::N && op_a != Op::N) continue;
           check(cs, ++seed, op_a, op_b, misaligned);
           if (HasFatalFailure()) return;
         }

@@ -406,6 +406,25 @@ TEST(GridTable, WgmmaGridCoversEveryLayoutTypeScheduleAndCluster) {
   }
 }
 
+// The FP32-operand grid: `tn` instances of every schedule in TF32 and 3xTF32, the split-K schedule
+// included; register-A (`nn`) instances in TF32 only; no other layout.
+TEST(GridTable, Tf32GridHasSplitKAndRegisterAInstances) {
+  std::set<std::string> seen;
+  for (const auto& c : enumerate_grid()) {
+    if (!is_tf32_wgmma(c)) continue;
+    EXPECT_EQ(invalid_reason(c), nullptr) << kernel_name(c);
+    seen.insert(std::string(compute_type_name(c.types.compute)) + "_" + layout_code(c.op_a, c.op_b) + "_schedule" +
+                std::to_string(static_cast<int>(c.schedule)));
+  }
+  for (const char* arithmetic : {"tf32", "3xtf32"})
+    for (int schedule = 0; schedule < 4; ++schedule)
+      EXPECT_TRUE(seen.count(std::string(arithmetic) + "_tn_schedule" + std::to_string(schedule)))
+          << arithmetic << " tn schedule " << schedule;
+  EXPECT_TRUE(seen.count("tf32_nn_schedule0") && seen.count("tf32_nn_schedule1") && seen.count("tf32_nn_schedule3"));
+  for (const std::string& cls : seen)
+    EXPECT_TRUE(cls.find("_tn_") != std::string::npos || cls.rfind("tf32_nn_", 0) == 0) << cls;
+}
+
 // The wgmma validity rule names what is wrong.
 TEST(KernelConfig, WgmmaValidityRuleNamesTheProblem) {
   const KernelConfig ok = wgmma_config(128, 256, 64, 0, 2, 1, WgmmaSchedule::kCooperative, Op::T, Op::N,
@@ -442,9 +461,18 @@ TEST(KernelConfig, WgmmaValidityRuleNamesTheProblem) {
   EXPECT_EQ(invalid_reason(emulated), nullptr);
   EXPECT_EQ(kernel_name(emulated), "sm90_wgmma_3xtf32_f32_128x128x32_c1x1_coop_tn_align4");
   EXPECT_EQ(parse_kernel_name(kernel_name(emulated)), emulated);
-  KernelConfig nn = tf32;
+  KernelConfig nn = tf32;  // A M-major through registers: TF32 only
   nn.op_a = Op::N;
-  EXPECT_NE(std::string(invalid_reason(nn)).find("K-major (tn)"), std::string::npos);
+  EXPECT_EQ(invalid_reason(nn), nullptr);
+  EXPECT_EQ(parse_kernel_name(kernel_name(nn)), nn);
+  nn.types.compute = ComputeType::k3xTF32;
+  nn.bn = 128;
+  ASSERT_NE(invalid_reason(nn), nullptr);
+  EXPECT_NE(std::string(invalid_reason(nn)).find("TF32 only"), std::string::npos);
+  KernelConfig nt = tf32;
+  nt.op_b = Op::T;
+  ASSERT_NE(invalid_reason(nt), nullptr);
+  EXPECT_NE(std::string(invalid_reason(nt)).find("reads B K-major"), std::string::npos);
   KernelConfig pedantic = tf32;
   pedantic.types.compute = ComputeType::kF32;
   EXPECT_NE(std::string(invalid_reason(pedantic)).find("TF32 or 3xTF32"), std::string::npos);

@@ -40,9 +40,10 @@ TEST(Registry, EveryLayoutAndAlignmentClassIsCompiled) {
   }
   EXPECT_EQ(classes, (std::set<std::string>{"nn1", "nn4", "nt1", "nt4", "tn1", "tn4", "tt1", "tt4"}));
 #if AUTOGEMM_WGMMA_INSTANCES
-  // TF32 and 3xTF32 instances read K-major copies of the other layouts: `tn` only.
+  // TF32 and 3xTF32 instances read K-major copies of the other layouts (`tn`), TF32 register-A
+  // instances an M-major A in place (`nn`).
   EXPECT_EQ(wgmma, (std::set<std::string>{"bf16_nn8", "bf16_nt8", "bf16_tn8", "bf16_tt8", "f16_nn8", "f16_nt8",
-                                          "f16_tn8", "f16_tt8", "tf32_tn4", "3xtf32_tn4"}));
+                                          "f16_tn8", "f16_tt8", "tf32_tn4", "tf32_nn4", "3xtf32_tn4"}));
 #else
   EXPECT_TRUE(wgmma.empty());
 #endif

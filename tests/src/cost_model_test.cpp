@@ -315,5 +315,27 @@ TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
   EXPECT_GT(estimate_us(narrow, 1, 1000, 1000, 1000, none, d), 1.5 * estimate_us(coop, 1, 1000, 1000, 1000, none, d));
 }
 
+// A TF32 register-A instance runs the tensor cores at 2/3 of its `tn` twin's rate (3072^3 on 128x128
+// 340.4 us against 225.4), but reads an M-major A in place: on a narrow `nn` output the copy of A
+// the twin needs costs more than that (3072x128x3072: 59.3 us on the copy, 32.6 in registers).
+TEST(CostModel, RegisterATf32PaysInComputeAndSavesTheCopy) {
+  const DeviceModel d = h100_like();
+  auto tf32 = [](Op op_a) {
+    return wgmma_config(128, 128, 32, 0, 1, 1, WgmmaSchedule::kCooperative, op_a, Op::N, DataType::kF32,
+                        DataType::kF32, 1, false, ComputeType::kTF32);
+  };
+  const KernelConfig tn = tf32(Op::T), rs = tf32(Op::N);
+  const SplitChoice none{1, SplitKMode::kNone};
+  EXPECT_GT(estimate_us(rs, 1, 4096, 4096, 4096, none, d), 1.3 * estimate_us(tn, 1, 4096, 4096, 4096, none, d));
+  GemmProblem nn;
+  nn.op_a = Op::N, nn.op_b = Op::N, nn.m = 3072, nn.n = 128, nn.k = 3072;
+  nn.lda = nn.ldb = nn.ldc = 3072;
+  nn.a = nn.b = reinterpret_cast<const float*>(0x10000);
+  nn.types = {DataType::kF32, DataType::kF32, DataType::kF32, ComputeType::kTF32};
+  EXPECT_EQ(repack_estimate_us(rs, nn, d), 0.0);
+  EXPECT_LT(estimate_us(rs, 1, 3072, 128, 3072, none, d),
+            estimate_us(tn, 1, 3072, 128, 3072, none, d) + repack_estimate_us(tn, nn, d));
+}
+
 }  // namespace
 }  // namespace autogemm

@@ -186,6 +186,42 @@ TEST(Repack, Tf32InstancesReadKMajorCopies) {
             std::string::npos);
 }
 
+// A register-A TF32 instance (op_a N) reads an M-major A in place and copies only a B that is not
+// TMA-readable K-major; A op T, a misaligned A or k % 4 != 0 it leaves to the others.
+TEST(Repack, RegisterATf32InstancesReadAInPlace) {
+  const KernelConfig rs = wgmma_config(128, 128, 32, 0, 1, 1, WgmmaSchedule::kCooperative, Op::N, Op::N,
+                                       DataType::kF32, DataType::kF32, 1, false, ComputeType::kTF32);
+  ASSERT_EQ(invalid_reason(rs), nullptr);
+  EXPECT_EQ(kernel_name(rs), "sm90_wgmma_tf32_f32_128x128x32_c1x1_coop_nn_align4");
+  EXPECT_EQ(parse_kernel_name(kernel_name(rs)), rs);
+  auto tf32_problem = [](Op op_a, Op op_b, int m, int n, int k) {
+    GemmProblem p = problem(op_a, op_b, m, n, k);
+    p.types = {DataType::kF32, DataType::kF32, DataType::kF32, ComputeType::kTF32};
+    return p;
+  };
+  const GemmProblem nn = tf32_problem(Op::N, Op::N, 3072, 128, 3072);
+  EXPECT_FALSE(repack_plan(rs, nn).any());
+  EXPECT_EQ(cannot_implement(instance(rs), nn, h100()), "");
+  const GemmProblem nt = tf32_problem(Op::N, Op::T, 3072, 128, 3072);
+  const RepackPlan plan = repack_plan(rs, nt);
+  EXPECT_FALSE(plan.a);
+  EXPECT_TRUE(plan.b);
+  EXPECT_EQ(repacked_problem(nt, plan, nullptr).k, 3072);
+  EXPECT_EQ(cannot_implement(instance(rs), nt, h100()), "");
+  EXPECT_NE(cannot_implement(instance(rs), tf32_problem(Op::T, Op::N, 3072, 128, 3072), h100()).find("A M-major"),
+            std::string::npos);
+  EXPECT_NE(cannot_implement(instance(rs), tf32_problem(Op::N, Op::N, 3072, 128, 3071), h100()).find("k = 3071"),
+            std::string::npos);
+  GemmProblem misaligned = nn;
+  misaligned.lda = 3073;
+  EXPECT_NE(cannot_implement(instance(rs), misaligned, h100()).find("lda 3073"), std::string::npos);
+  // 3xTF32 splits A as it copies it: no register-A instance.
+  KernelConfig emulated = rs;
+  emulated.types.compute = ComputeType::k3xTF32;
+  ASSERT_NE(invalid_reason(emulated), nullptr);
+  EXPECT_NE(std::string(invalid_reason(emulated)).find("TF32 only"), std::string::npos);
+}
+
 TEST(Repack, OfferedOnlyWhenTheOtherExtentAmortisesTheCopy) {
   const KernelInstance nt = instance(with_layout(Op::N, Op::T));
   // B's copy is paid once per row of C: m must reach kRepackMinOtherExtent.
@@ -510,6 +546,28 @@ TEST(Wgmma, SplitKScheduleCutsKIntoEqualBatches) {
   const GemmParams cut = launch_params(sk, p, {48, SplitKMode::kParallel});
   EXPECT_EQ(cut.splits, 32);
   EXPECT_EQ(cut.k_per_split, 1024);
+}
+
+// TF32 and 3xTF32 split-K instances cut the K their copies give the kernel: 3xTF32's 3 x k, so a
+// count that cuts the caller's k cuts it too (k = 1000 in 5 batches of 600), and the workspace holds
+// one plane per batch beside the copies.
+TEST(Wgmma, Tf32SplitKCutsTheCopiesK) {
+  for (const ComputeType arithmetic : {ComputeType::kTF32, ComputeType::k3xTF32}) {
+    const KernelInstance sk = instance(wgmma_config(128, 128, 32, 0, 1, 1, WgmmaSchedule::kSplitK, Op::T, Op::N,
+                                                    DataType::kF32, DataType::kF32, 1, false, arithmetic));
+    ASSERT_EQ(invalid_reason(sk.config), nullptr);
+    EXPECT_EQ(parse_kernel_name(kernel_name(sk.config)), sk.config) << kernel_name(sk.config);
+    GemmProblem p = problem(Op::T, Op::N, 256, 256, 1000);
+    p.types = sk.config.types;
+    EXPECT_EQ(cannot_implement(sk, p, h100()), "");
+    const int parts = arithmetic == ComputeType::k3xTF32 ? 3 : 1;
+    const SplitChoice five{5, SplitKMode::kParallel};
+    EXPECT_EQ(workspace_size(sk, p, five).partial_bytes, size_t{5} * partial_ld(256) * 256 * sizeof(float));
+    const RepackPlan plan = repack_plan(sk.config, p);
+    const GemmParams launch = launch_params(sk, repacked_problem(p, plan, reinterpret_cast<float*>(0x100000)), five);
+    EXPECT_EQ(launch.splits, 5);
+    EXPECT_EQ(launch.k_per_split, parts * 200);
+  }
 }
 
 // An instance of a row-major C runs the caller's problem transposed: a `tn` problem 16 tokens tall

@@ -1,59 +1,112 @@
-// TF32 4096^3 on CUTLASS's collective builder in `tn` (both operands K-major in shared memory) against
-// `nn` (A M-major, which the builder serves with its register-A main loop), warm L2, zero data: the
-// measured reason the TF32 instances are `tn` only and read copies of other layouts
-// (docs/decisions.md, "TF32 and 3xTF32 kernels read K-major copies"). sm_90a, CUTLASS's headers.
+// TF32 on CUTLASS's collective builder: `tn` (both operands K-major in shared memory) against `nn`
+// (A M-major, which the builder serves with its register-A main loop), cold L2 (a 256 MiB memset
+// before each run), zero data, K cut into equal batches as the split-K schedule runs it (FP32
+// partials, no reduction). The measured reason the TF32 register-A instances exist for narrow
+// outputs and the large `nn` problems run on K-major copies (docs/decisions.md, "TF32 and 3xTF32
+// operands: K-major copies, and A in registers"). sm_90a, CUTLASS's headers, a build with NDEBUG
+// (CUTLASS's device asserts are calls that serialize the wgmma pipeline).
+#include <algorithm>
 #include <cstdio>
 #include <vector>
+
 #include "cute/tensor.hpp"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
 #include "cutlass/gemm/collective/collective_builder.hpp"
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 #include "wgmma_gemm.cuh"  // stride_with_ld
-#include <algorithm>
+
 using namespace cute;
-template <class LA, class LB, class TileT>
-struct G {
-  using Tile = TileT;
+
+template <class LayoutA, class TileT, bool kPingpong>
+struct Gemm {
   using Cluster = Shape<_1, _1, _1>;
-  using Epi = typename cutlass::epilogue::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, Tile, Cluster, cutlass::epilogue::collective::EpilogueTileAuto,
+  using EpilogueSchedule = std::conditional_t<kPingpong, cutlass::epilogue::TmaWarpSpecialized,
+                                              cutlass::epilogue::TmaWarpSpecializedCooperative>;
+  using MainloopSchedule = std::conditional_t<kPingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
+                                              cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
+  using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileT, Cluster, cutlass::epilogue::collective::EpilogueTileAuto,
       float, float, float, cutlass::layout::ColumnMajor, 4, float, cutlass::layout::ColumnMajor, 4,
-      cutlass::epilogue::TmaWarpSpecializedCooperative>::CollectiveOp;
-  using ML = typename cutlass::gemm::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LA, 4, float, LB, 4, float, Tile, Cluster,
-      cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epi::SharedStorage))>,
-      cutlass::gemm::KernelTmaWarpSpecializedCooperative>::CollectiveOp;
-  using K = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, ML, Epi>;
-  using Op = cutlass::gemm::device::GemmUniversalAdapter<K>;
+      EpilogueSchedule>::CollectiveOp;
+  using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
+      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, 4, float, cutlass::layout::ColumnMajor, 4,
+      float, TileT, Cluster,
+      cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
+      MainloopSchedule>::CollectiveOp;
+  using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue>;
+  using Op = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
 };
-template <class Gm>
-float time_it(int n, const float* a, const float* b, float* c, const char* what) {
-  typename Gm::Op op;
-  typename Gm::K::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm, {n, n, n, 1},
-      {a, autogemm::detail::stride_with_ld<typename Gm::K::StrideA>(n),
-       b, autogemm::detail::stride_with_ld<typename Gm::K::StrideB>(n)},
-      {{1.0f, 0.0f}, c, autogemm::detail::stride_with_ld<typename Gm::K::StrideC>(n),
-       c, autogemm::detail::stride_with_ld<typename Gm::K::StrideD>(n)}};
-  if (op.can_implement(args) != cutlass::Status::kSuccess) { printf("%s: cannot implement\n", what); return -1; }
-  if (op.initialize(args, nullptr) != cutlass::Status::kSuccess) { printf("%s: init failed\n", what); return -1; }
+
+char* g_flush = nullptr;
+constexpr size_t kFlushBytes = size_t{256} << 20;
+
+// Median of 15 cold-L2 runs of C (m x n, column-major) = A B over `splits` batches of K.
+template <class G, bool kAKMajor>
+void time_it(int m, int n, int k, int splits, const float* a, const float* b, float* c, const char* what) {
+  using K = typename G::Kernel;
+  const int kps = k / splits;
+  const int64_t lda = kAKMajor ? k : m;
+  typename K::Arguments args{
+      cutlass::gemm::GemmUniversalMode::kGemm,
+      {m, n, kps, splits},
+      {a, autogemm::detail::stride_with_ld<typename K::StrideA>(lda, kAKMajor ? kps : int64_t{kps} * lda), b,
+       autogemm::detail::stride_with_ld<typename K::StrideB>(k, kps)},
+      {{1.0f, 0.0f},
+       c,
+       autogemm::detail::stride_with_ld<typename K::StrideC>(m, int64_t{m} * n),
+       c,
+       autogemm::detail::stride_with_ld<typename K::StrideD>(m, int64_t{m} * n)}};
+  typename G::Op op;
+  if (op.can_implement(args) != cutlass::Status::kSuccess || op.initialize(args, nullptr) != cutlass::Status::kSuccess) {
+    std::printf("%s: cannot run\n", what);
+    return;
+  }
   for (int i = 0; i < 3; ++i) op.run();
-  cudaEvent_t s, e; cudaEventCreate(&s); cudaEventCreate(&e);
-  std::vector<float> t;
-  for (int i = 0; i < 20; ++i) { cudaEventRecord(s); op.run(); cudaEventRecord(e); cudaEventSynchronize(e); float ms; cudaEventElapsedTime(&ms, s, e); t.push_back(ms * 1000); }
-  std::sort(t.begin(), t.end());
-  printf("%-40s %8.1f us (median of 20, warm L2) %s\n", what, t[10], cudaGetErrorString(cudaGetLastError()));
-  return t[10];
+  cudaEvent_t start, stop;
+  cudaEventCreate(&start);
+  cudaEventCreate(&stop);
+  std::vector<float> us;
+  for (int i = 0; i < 15; ++i) {
+    cudaMemsetAsync(g_flush, i, kFlushBytes);
+    cudaEventRecord(start);
+    op.run();
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    us.push_back(ms * 1000);
+  }
+  std::sort(us.begin(), us.end());
+  std::printf("%5dx%5dx%5d splits %2d  %-22s %8.1f us  %s\n", m, n, k, splits, what, us[7],
+              cudaGetErrorString(cudaGetLastError()));
 }
+
 int main() {
-  const int n = 4096;
+  const size_t elements = size_t{4096} * 4096 * 8;
   float *a, *b, *c;
-  cudaMalloc(&a, sizeof(float) * n * n); cudaMalloc(&b, sizeof(float) * n * n); cudaMalloc(&c, sizeof(float) * n * n);
-  cudaMemset(a, 0, sizeof(float) * n * n); cudaMemset(b, 0, sizeof(float) * n * n);
-  using R = cutlass::layout::RowMajor; using C = cutlass::layout::ColumnMajor;
-  time_it<G<R, C, Shape<_128, _256, _32>>>(n, a, b, c, "tn 128x256 SS (K-major both)");
-  time_it<G<C, C, Shape<_128, _256, _32>>>(n, a, b, c, "nn 128x256 RS (A M-major)");
-  time_it<G<R, C, Shape<_128, _128, _32>>>(n, a, b, c, "tn 128x128 SS");
-  time_it<G<C, C, Shape<_128, _128, _32>>>(n, a, b, c, "nn 128x128 RS");
+  cudaMalloc(&g_flush, kFlushBytes);
+  cudaMalloc(&a, elements * 4);
+  cudaMalloc(&b, elements * 4);
+  cudaMalloc(&c, elements * 4);
+  cudaMemset(a, 0, elements * 4);
+  cudaMemset(b, 0, elements * 4);
+  using R = cutlass::layout::RowMajor;     // A K-major: `tn`
+  using C = cutlass::layout::ColumnMajor;  // A M-major: `nn`, register-A
+  struct Problem {
+    int m, n, k;
+    std::vector<int> splits;
+  };
+  const Problem problems[] = {{3072, 128, 3072, {1, 2, 4}}, {3072, 256, 3072, {1, 2}}, {3072, 512, 3072, {1, 2}},
+                              {1000, 1000, 1000, {1}},      {256, 256, 8192, {4, 8, 16}}, {128, 128, 32768, {16, 32, 64}},
+                              {3072, 3072, 3072, {1}},      {4096, 4096, 4096, {1}}};
+  for (const Problem& p : problems)
+    for (int s : p.splits) {
+      time_it<Gemm<R, Shape<_128, _128, _32>, false>, true>(p.m, p.n, p.k, s, a, b, c, "tn 128x128 coop");
+      time_it<Gemm<C, Shape<_128, _128, _32>, false>, false>(p.m, p.n, p.k, s, a, b, c, "nn 128x128 coop (RS)");
+      time_it<Gemm<R, Shape<_128, _64, _32>, false>, true>(p.m, p.n, p.k, s, a, b, c, "tn 128x64 coop");
+      time_it<Gemm<C, Shape<_128, _64, _32>, false>, false>(p.m, p.n, p.k, s, a, b, c, "nn 128x64 coop (RS)");
+      time_it<Gemm<C, Shape<_64, _128, _32>, true>, false>(p.m, p.n, p.k, s, a, b, c, "nn 64x128 ping (RS)");
+    }
   return 0;
 }

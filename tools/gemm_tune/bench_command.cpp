@@ -2,7 +2,9 @@
 // (cuBLAS SGEMM with pedantic FP32 math, never TF32; for BF16/FP16 cublasGemmEx with FP32 compute in
 // default math): cold L2, warm-up, CUDA events, medians, the two
 // libraries' repetitions interleaved with a clock sample after each (paired_timing.hpp). Both results
-// are checked against the float64 reference before their times count.
+// are checked against the float64 reference before their times count. For --math tf32 and
+// fp32_emulated also the library's own pedantic FP32 choice (CUDA cores), interleaved with the
+// tensor-core choice the same way: the side-by-side the math modes are judged by.
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -109,6 +111,8 @@ Command add_bench_command(CLI::App& app) {
       "first), medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
       "autogemm's / cuBLAS's repetitions under a slowdown reason). BF16/FP16, TF32, 3xTF32: then cuBLASLt's top --cublaslt\n"
       "heuristic algorithms, each checked and timed alone (cold L2, medians); 'lt_us' is the fastest.\n"
+      "TF32, 3xTF32: then the library's pedantic FP32 choice interleaved with the mode's choice, as above;\n"
+      "'vs_fp32' is its median over the mode's (above 1: the mode is faster than autogemm's FP32).\n"
       "JSON fields: docs/tuner.md, 'The benchmark'.");
   return {sub, [o]() -> int {
     ProblemSelection& sel = o->select;
@@ -145,9 +149,9 @@ Command add_bench_command(CLI::App& app) {
       timing.warmup_ms = kSettleMs;
 
       nlohmann::json results = nlohmann::json::array();
-      std::printf("%-18s %-4s %-56s %-6s %6s %10s %7s %10s %7s %7s %9s %7s %8s\n", "shape(MxNxK)", "lay",
+      std::printf("%-18s %-4s %-56s %-6s %6s %10s %7s %10s %7s %7s %9s %7s %8s %7s\n", "shape(MxNxK)", "lay",
                   "autogemm kernel", "repack", "split", "ag_us", "TFLOP/s", "cublas_us", "TFLOP/s", "speedup", "rel_err",
-                  "slowed", "lt_us");
+                  "slowed", "lt_us", "vs_fp32");
       int failures = 0;
       for (size_t i = 0; i < problems.size(); ++i) {
         const ColumnMajorProblem& p = problems[i].problem;
@@ -216,13 +220,53 @@ Command add_bench_command(CLI::App& app) {
           }
         }
         const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
+        // The library's pedantic FP32 choice on the same data, interleaved with the mode's choice. A
+        // build without a CUDA-core kernel for the problem (a filtered grid) leaves it out, saying why.
+        nlohmann::json fp32_json = nullptr;
+        std::string fp32_text = "-";
+        bool fp32_ok = true;
+        if (p.types.a == DataType::kF32 && p.types.compute != ComputeType::kF32) {
+          auto run_pedantic = [&](cudaStream_t) {
+            if (autogemmGemmEx(handle, aa, ab, p.m, p.n, p.k, &alpha, data.a(), CUDA_R_32F, p.lda, data.b(), CUDA_R_32F,
+                               p.ldb, &beta, data.c(), CUDA_R_32F, p.ldc,
+                               AUTOGEMM_COMPUTE_32F_PEDANTIC) != AUTOGEMM_STATUS_SUCCESS)
+              throw std::runtime_error(autogemmGetLastErrorMessage());
+          };
+          try {
+            fill_nan(data.c(), static_cast<size_t>(p.ldc) * p.n, stream, p.types.c);
+            run_pedantic(stream);
+            const double err_fp32 = data.error(stream);
+            GemmProblem pedantic = chosen;
+            pedantic.types = kF32Types;
+            const KernelChoice fp32_choice = handle->choose(pedantic);
+            fp32_ok = err_fp32 <= error_bound(p.k, kF32Types);
+            if (!fp32_ok) ++failures;
+            const PairedTiming side = time_interleaved(run_autogemm, run_pedantic, stream, flusher, &clocks, timing);
+            fp32_json = side_json(side.side[1], err_fp32);
+            fp32_json["kernel"] = fp32_choice.kernel->name;
+            fp32_json["splits"] = fp32_choice.split.splits;
+            fp32_json["source"] = fp32_choice.source;
+            fp32_json["check_passed"] = fp32_ok;
+            fp32_json["mode_median_us"] = side.side[0].timing.median_us;
+            fp32_json["speedup"] = nullptr;  // a time that failed its check does not count
+            if (fp32_ok) {
+              const double vs = side.side[1].timing.median_us / side.side[0].timing.median_us;
+              fp32_json["speedup"] = vs;
+              char buf[32];
+              std::snprintf(buf, sizeof buf, "%.3f", vs);
+              fp32_text = buf;
+            }
+          } catch (const std::exception& e) {
+            fp32_json = {{"error", e.what()}};
+          }
+        }
         const std::string split = split_label(choice.split);
         const char* repacked = realigned ? "padded" : repacked_operands(repack_plan(choice.kernel->config, gp));
-        std::printf("%-18s %-4s %-56s %-6s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e %7s %8s%s\n",
+        std::printf("%-18s %-4s %-56s %-6s %6s %10.1f %7.2f %10.1f %7.2f %7.3f %9.2e %7s %8s %7s%s\n",
                     problems[i].label.c_str(), layout.c_str(), std::string(choice.kernel->name).c_str(), repacked,
                     split.c_str(), t_ag.median_us, flops / t_ag.median_us / 1e6, t_cb.median_us,
                     flops / t_cb.median_us / 1e6, t_cb.median_us / t_ag.median_us, err_ag, slowed.c_str(),
-                    lt_text.c_str(), ok ? "" : "  FAIL");
+                    lt_text.c_str(), fp32_text.c_str(), ok ? (fp32_ok ? "" : "  FAIL(fp32)") : "  FAIL");
         // Row-major M, N, K of the column-major call (M = n, N = m), as the seed shapes are given.
         results.push_back({{"shape", {{"m", p.n}, {"n", p.m}, {"k", p.k}}},
                            {"label", problems[i].label},
@@ -238,6 +282,7 @@ Command add_bench_command(CLI::App& app) {
                            {"speedup", t_cb.median_us / t_ag.median_us},
                            {"speedup_paired", paired.paired_ratio},
                            {"cublaslt", lt_json},
+                           {"autogemm_fp32", fp32_json},
                            {"check_passed", ok}});
       }
       if (!o->json.empty()) {
@@ -256,7 +301,9 @@ Command add_bench_command(CLI::App& app) {
                                          "cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32 (TF32) or CUBLAS_COMPUTE_32F "
                                          "in default math (BF16, FP16), in the same process; "
                                          "for all but pedantic FP32 also cuBLASLt's top heuristic algorithms (32 MiB workspace), "
-                                         "each checked, then timed alone (not interleaved), the fastest reported"},
+                                         "each checked, then timed alone (not interleaved), the fastest reported; "
+                                         "for TF32 and 3xTF32 also autogemm's pedantic FP32 choice, checked, "
+                                         "interleaved with the mode's choice as cuBLAS is"},
                               {"clock_samples", clocks.available() ? "NVML after each rep" : clocks.unavailable_reason()},
                               {"results", results}};
         write_json_file(o->json, doc);

@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""CTest check of tools/bench_table.py and the tables of tools/perf_report.py: a TF32/3xTF32 result
+that carries autogemm's pedantic FP32 side by side gives its time and speed-up columns and the set's
+summary its geometric mean; a result without it (older files, other types) leaves them empty.
+Usage: test_bench_table.py TOOLS_DIR"""
+import sys
+
+sys.path.insert(0, sys.argv[1])
+import bench_table  # noqa: E402
+import perf_report  # noqa: E402
+
+
+def result(ag_us, cb_us, fp32_us=None):
+    r = {"shape": {"m": 128, "n": 3072, "k": 3072}, "label": "128x3072x3072", "layout": "nn", "source": "tuned",
+         "types": "f32.f32.f32.tf32", "kernel": "sm90_wgmma_tf32_f32_64x128x32_c1x1_ping_nn_align4", "splits": 1,
+         "split_mode": "none", "repacked": "none", "autogemm": {"median_us": ag_us, "rel_err": 2.6e-4},
+         "cublas": {"median_us": cb_us}, "cublaslt": None, "autogemm_fp32": None}
+    if fp32_us is not None:
+        r["autogemm_fp32"] = {"median_us": fp32_us, "mode_median_us": ag_us, "speedup": fp32_us / ag_us}
+    return r
+
+
+row = bench_table.problem_row(result(32.0, 30.0, 64.0))
+assert row["fp32_us"] == 64.0 and abs(row["fp32_speedup"] - 2.0) < 1e-12, row
+old = bench_table.problem_row(result(32.0, 30.0))
+assert old["fp32_us"] is None and old["fp32_speedup"] is None, old
+
+doc = {"results": [result(32.0, 30.0, 64.0), result(10.0, 12.0, 5.0)], "kernels_compiled": 1, "date": "2026-11-27"}
+summary = perf_report.set_summary("tf32 seed", doc)
+assert "against autogemm's pedantic FP32 in the same run 1.000×, lowest 0.50×" in summary, summary
+lines = perf_report.tensor_set_lines([("tf32 seed", doc)], ["docs/results/x.json"], "docs")
+header = next(line for line in lines if line.startswith("| problem"))
+assert "autogemm FP32 µs" in header and "vs autogemm FP32" in header, header
+plain = perf_report.tensor_set_lines([("tf32 seed", {"results": [result(32.0, 30.0)]})], ["x.json"], "docs")
+assert not any("autogemm FP32" in line for line in plain), plain
+print("bench_table: the pedantic FP32 side by side in rows, summaries and tables; absent where not measured")
