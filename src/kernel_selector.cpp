@@ -102,8 +102,20 @@ KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t str
 KernelChoice KernelSelector::tuned_choice(const GemmProblem& problem, const db::ProblemKey& key,
                                           const HandleWorkspace& workspace) {
   // In online mode the first named database may not exist yet: it is created on the first store.
-  const auto entry = find_tuned(settings.db_paths, signature_, key, nullptr,
-                                settings.db_paths_explicit && settings.mode != RuntimeMode::kOnline);
+  const bool warn_missing = settings.db_paths_explicit && settings.mode != RuntimeMode::kOnline;
+  auto entry = find_tuned(settings.db_paths, signature_, key, nullptr, warn_missing);
+  // A TF32 or 3xTF32 problem may run any more accurate arithmetic (serves): the same problem's rows
+  // tuned in those (the pedantic FP32 table, 3xTF32's for TF32) compete by their measured time, so
+  // a mode never runs slower than the library's own FP32 choice the tables hold.
+  if (problem.types.a == DataType::kF32 && problem.types.compute != ComputeType::kF32) {
+    for (const ComputeType arithmetic : kComputeTypes) {
+      if (precision_rank(arithmetic) <= precision_rank(problem.types.compute)) continue;
+      db::ProblemKey more_accurate = key;
+      more_accurate.dtype = types_key({DataType::kF32, DataType::kF32, DataType::kF32, arithmetic});
+      const auto other = find_tuned(settings.db_paths, signature_, more_accurate, nullptr, false);
+      if (other && (!entry || other->measurement.median_us < entry->measurement.median_us)) entry = other;
+    }
+  }
   if (!entry) return {};
   const KernelInstance* kernel = find_kernel(entry->candidate.kernel);  // non-null: find_tuned checked
   const SplitChoice split{entry->candidate.splits, parse_split_mode(entry->candidate.split_mode)};

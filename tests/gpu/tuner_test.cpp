@@ -159,6 +159,60 @@ TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
   reset_tuned_lookup();
 }
 
+// A TF32 problem's tuned choice is the fastest row of its own arithmetic or a more accurate one
+// (3xTF32, pedantic FP32) for the same problem: a faster pedantic row wins over the TF32 row, a
+// slower one does not.
+TEST_F(TunerTest, MathModeChoiceIsTheFastestRowOfAnArithmeticThatServesIt) {
+  const KernelInstance *tf32 = nullptr, *simt = nullptr;
+  for (const auto& k : kernel_registry()) {
+    if (tf32 == nullptr && is_tf32_wgmma(k.config) && k.config.types.compute == ComputeType::kTF32 &&
+        k.config.op_a == Op::T && k.config.schedule == WgmmaSchedule::kCooperative)
+      tf32 = &k;
+    if (simt == nullptr && k.config.family == Family::kGemm && k.config.op_a == Op::T && k.config.op_b == Op::N &&
+        k.config.align == 4 && k.config.residues == 1)
+      simt = &k;
+  }
+  if (tf32 == nullptr || simt == nullptr) GTEST_SKIP() << "needs a TF32 tn instance and a SIMT tn align4 instance";
+  ColumnMajorProblem p = make_problem(Op::T, Op::N, 512, 256, 1024);
+  p.types = tf32->config.types;
+  ProblemData data(p, 93);
+  data.compute_reference(1.0f, 0.0f, nullptr);
+  const GemmProblem gp = data.gemm_problem();
+  DeviceLimits limits;
+  ASSERT_CUDA(current_device_limits(limits));
+  if (!can_implement(*tf32, gp, limits)) GTEST_SKIP() << cannot_implement(*tf32, gp, limits);
+  for (const double pedantic_us : {2.0, 8.0}) {
+    SCOPED_TRACE(pedantic_us);
+    db::testing::ScratchDir dir;
+    const std::string path = dir.file("modes.sqlite3");
+    {
+      auto entry = [&](const KernelInstance& k, const GemmTypes& types, double us) {
+        ColumnMajorProblem q = p;
+        q.types = types;
+        db::Entry e;
+        e.device = device_signature(0);
+        e.problem = Tuner::problem_key(q, 4);
+        e.candidate = {std::string(k.name), 1, "none"};
+        e.measurement = {us, us, 0.0, 10, 1.0, true, 0.0};
+        e.provenance = current_provenance(0);
+        return e;
+      };
+      db::TuningDb database(path, db::OpenMode::kReadWrite);
+      database.record({entry(*tf32, p.types, 5.0), entry(*simt, kF32Types, pedantic_us)});
+    }
+    setenv("AUTOGEMM_DB", path.c_str(), 1);
+    reset_tuned_lookup();
+    autogemmHandle_t h = nullptr;
+    ASSERT_EQ(autogemmCreate(&h), AUTOGEMM_STATUS_SUCCESS);
+    const KernelChoice choice = h->choose(gp);
+    EXPECT_EQ(choice.kernel, pedantic_us < 5.0 ? simt : tf32) << choice.kernel->name;
+    EXPECT_STREQ(choice.source, "tuned");
+    autogemmDestroy(h);
+  }
+  unsetenv("AUTOGEMM_DB");
+  reset_tuned_lookup();
+}
+
 TEST_F(TunerTest, UntunedChoiceRepacksOnlyWhereTheUserWorkspaceHoldsTheCopies) {
   // The untuned choice may repack (on the full H100 grid it takes a TMA instance on
   // a repacked B for big `nn` problems); a caller's fixed workspace too small for the copies must
