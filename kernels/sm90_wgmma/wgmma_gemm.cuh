@@ -1,7 +1,7 @@
 // The tensor-core family on sm_90a (Family::kWgmma): BF16 or FP16 operands, FP32 accumulation, an
-// output of the operands' type or FP32; or FP32 operands read as TF32 (K-major, `tn`), in 3xTF32
-// instances the split operands' copies with each k-tile's sums promoted into FP32. Each instance is a CUTLASS 4.2 warp-specialized kernel
-// (CollectiveBuilder): TMA copies into an mbarrier pipeline of shared stages, one producer warpgroup
+// output of the operands' type or FP32; or FP32 operands read as TF32 (K-major, `tn`, or A M-major
+// through registers, `nn`), in 3xTF32 instances the split operands' copies with each k-tile's sums
+// promoted into FP32. Each instance is a CUTLASS 4.2 warp-specialized kernel (CollectiveBuilder): TMA copies into an mbarrier pipeline of shared stages, one producer warpgroup
 // and two consumer warpgroups issuing wgmma (cooperative: both on one tile; ping-pong: each on its
 // own tile, their epilogues overlapping the other's main loop), registers rebalanced with
 // setmaxnreg, a persistent grid walking the tiles in a swizzled raster order, optional 2-block
