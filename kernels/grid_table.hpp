@@ -174,8 +174,9 @@ inline constexpr WgmmaTf32Tile kWgmmaTf32Tiles[] = {
     {128, 64, WgmmaSchedule::kSplitK, 1, 1},             {128, 128, WgmmaSchedule::kSplitK, 1, 1},
     // A M-major through registers (CUTLASS's register-A main loop, tools/experiments/tf32_layouts.cu):
     // 1.5x the time of the K-major tile where the tensor cores bound it (3072^3 on 128x128 340.4 us
-    // against 225.4), close to it where A's stream does (3072x128x3072 `nn` in 4 batches 31.0 against
-    // 26.1), without the copy of A that doubled such a call (59.3 us on copies).
+    // against 225.4), close to it where A's stream does (column-major 3072x128x3072 `nn` in 4 batches
+    // 31.0 against 26.1), without the copy of A that doubles such a call (that problem, the seed set's
+    // 128x3072x3072: 58.7 us on a copy, 32.8 in registers; docs/decisions.md).
     {128, 128, WgmmaSchedule::kCooperative, 1, 1, false, true}, {64, 128, WgmmaSchedule::kPingpong, 1, 1, false, true},
     {64, 64, WgmmaSchedule::kPingpong, 1, 1, false, true},      {128, 64, WgmmaSchedule::kSplitK, 1, 1, false, true},
     {128, 128, WgmmaSchedule::kSplitK, 1, 1, false, true},

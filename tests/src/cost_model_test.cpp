@@ -317,7 +317,8 @@ TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
 
 // A TF32 register-A instance runs the tensor cores at 2/3 of its `tn` twin's rate (3072^3 on 128x128
 // 340.4 us against 225.4), but reads an M-major A in place: on a narrow `nn` output the copy of A
-// the twin needs costs more than that (3072x128x3072: 59.3 us on the copy, 32.6 in registers).
+// the twin needs costs more than that (column-major 3072x128x3072: 58.7 us on the copy, 32.8 in
+// registers).
 TEST(CostModel, RegisterATf32PaysInComputeAndSavesTheCopy) {
   const DeviceModel d = h100_like();
   auto tf32 = [](Op op_a) {
