@@ -3,8 +3,8 @@
 // of the workspace before the kernel runs (docs/decisions.md, operand repacking). The TF32 and
 // 3xTF32 tensor-core instances read K-major copies the same way: op(A) and op(B) copied K-major
 // where the problem's are not (or not 16-byte aligned), and for 3xTF32 always, split into TF32
-// parts; a TF32 register-A instance reads its M-major A in place and copies only B. Its contract: the plan (which operands an instance needs copied), the workspace it takes,
-// and the copies' launch.
+// parts; a TF32 register-A instance reads its M-major A in place and copies only B. Its contract:
+// the plan (which operands an instance needs copied), the workspace it takes, and the copies' launch.
 #pragma once
 
 #include <cuda_runtime_api.h>
