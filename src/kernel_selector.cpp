@@ -104,17 +104,18 @@ KernelChoice KernelSelector::tuned_choice(const GemmProblem& problem, const db::
   // In online mode the first named database may not exist yet: it is created on the first store.
   const bool warn_missing = settings.db_paths_explicit && settings.mode != RuntimeMode::kOnline;
   auto entry = find_tuned(settings.db_paths, signature_, key, nullptr, warn_missing);
-  // A TF32 or 3xTF32 problem may run any more accurate arithmetic (serves): the same problem's rows
-  // tuned in those (the pedantic FP32 table, 3xTF32's for TF32) compete by their measured time, so
-  // a mode never runs slower than the library's own FP32 choice the tables hold.
-  if (problem.types.a == DataType::kF32 && problem.types.compute != ComputeType::kF32) {
-    for (const ComputeType arithmetic : kComputeTypes) {
-      if (precision_rank(arithmetic) <= precision_rank(problem.types.compute)) continue;
-      db::ProblemKey more_accurate = key;
-      more_accurate.dtype = types_key({DataType::kF32, DataType::kF32, DataType::kF32, arithmetic});
-      const auto other = find_tuned(settings.db_paths, signature_, more_accurate, nullptr, false);
-      if (other && (!entry || other->measurement.median_us < entry->measurement.median_us)) entry = other;
-    }
+  // A problem may run any other arithmetic that serves it (a TF32 or 3xTF32 problem the more accurate
+  // ones): the same problem's rows tuned in those (the pedantic FP32 table, 3xTF32's for TF32)
+  // compete by their measured time, so a mode never runs slower than the library's own FP32 choice
+  // the tables hold.
+  for (const ComputeType arithmetic : kComputeTypes) {
+    GemmTypes other_types = problem.types;
+    other_types.compute = arithmetic;
+    if (arithmetic == problem.types.compute || !serves(other_types, problem.types)) continue;
+    db::ProblemKey other_key = key;
+    other_key.dtype = types_key(other_types);
+    const auto other = find_tuned(settings.db_paths, signature_, other_key, nullptr, false);
+    if (other && (!entry || other->measurement.median_us < entry->measurement.median_us)) entry = other;
   }
   if (!entry) return {};
   const KernelInstance* kernel = find_kernel(entry->candidate.kernel);  // non-null: find_tuned checked

@@ -3,6 +3,10 @@
 
 #include <algorithm>
 
+#include "device_attribute.hpp"
+#include "grid_dependency.cuh"
+#include "launch_config.hpp"
+
 namespace autogemm {
 namespace {
 
@@ -17,6 +21,9 @@ template <class T>
 __global__ void pad_copy_kernel(T* __restrict__ dst, int64_t dst_ld, int64_t dst_rows, int64_t dst_cols,
                                 const T* __restrict__ src, int64_t src_ld, int64_t rows, int64_t cols, bool vector) {
   constexpr int kPer = 16 / sizeof(T);
+  // Launched as a programmatic dependent of the kernel before it (the caller's, or the GEMM whose C
+  // it copies back): nothing is read before that kernel has finished.
+  wait_for_previous_grid();
   const int64_t i0 = (blockIdx.x * int64_t{kThreads} + threadIdx.x) * kPer;
   if (i0 >= dst_rows) return;
   for (int64_t j = blockIdx.y; j < dst_cols; j += gridDim.y) {
@@ -40,9 +47,10 @@ cudaError_t launch(void* dst, int64_t dst_ld, int64_t dst_rows, int64_t dst_cols
   const bool vector = reinterpret_cast<uintptr_t>(dst) % 16 == 0 && dst_ld % kPer == 0;
   const dim3 grid(static_cast<unsigned>((dst_rows + int64_t{kThreads} * kPer - 1) / (int64_t{kThreads} * kPer)),
                   static_cast<unsigned>(std::min<int64_t>(dst_cols, 65535)));
-  pad_copy_kernel<T><<<grid, kThreads, 0, stream>>>(static_cast<T*>(dst), dst_ld, dst_rows, dst_cols,
-                                                    static_cast<const T*>(src), src_ld, rows, cols, vector);
-  return cudaGetLastError();
+  detail::KernelLaunch launch(grid, dim3(kThreads), stream);
+  launch.after_previous_kernel(programmatic_launch_enabled());
+  return launch.launch(pad_copy_kernel<T>, static_cast<T*>(dst), dst_ld, dst_rows, dst_cols, static_cast<const T*>(src),
+                       src_ld, rows, cols, vector);
 }
 
 }  // namespace

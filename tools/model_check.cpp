@@ -90,6 +90,19 @@ std::vector<autogemm::NeighbourMeasurement> untuned_neighbours(const std::vector
       local_bytes);
 }
 
+/// The qualities of a set of problems: their geometric mean and the worst.
+struct Summary {
+  size_t count = 0;
+  double log_sum = 0, worst = 1;
+  void add(double quality) { ++count, log_sum += std::log(quality), worst = std::min(worst, quality); }
+  std::string text(const char* who) const {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%zu problem%s: the %s pick reaches %.3f of the best measured (geometric mean), worst %.3f",
+                  count, count == 1 ? "" : "s", who, std::exp(log_sum / std::max<size_t>(count, 1)), worst);
+    return buf;
+  }
+};
+
 struct Priced {
   const autogemm::db::Entry* entry;
   double estimate_us;
@@ -132,8 +145,10 @@ int main(int argc, char** argv) {
         continue;
       }
       const auto& p = e.problem;
-      char label[64];
-      std::snprintf(label, sizeof label, "%c%c %dx%dx%d align%d", p.transa, p.transb, p.m, p.n, p.k, p.align);
+      // One problem per arithmetic: a table may hold the same shape's FP32, TF32 and 3xTF32 rows.
+      char label[96];
+      std::snprintf(label, sizeof label, "%c%c %dx%dx%d align%d %s", p.transa, p.transb, p.m, p.n, p.k, p.align,
+                    p.dtype.c_str());
       auto [it, fresh] = index.try_emplace(e.device.key() + '\n' + label, problems.size());
       if (fresh) problems.push_back({label, {}});
       problems[it->second].second.push_back(&e);
@@ -142,9 +157,10 @@ int main(int argc, char** argv) {
     std::FILE* rows = rows_path.empty() ? nullptr : std::fopen(rows_path.c_str(), "w");
     if (!rows_path.empty() && !rows) throw std::runtime_error(rows_path + ": cannot write file");
     if (rows) std::fprintf(rows, "layout,m,n,k,align,kernel,splits,split_mode,measured_us,estimated_us,blocks_per_sm\n");
-    std::printf("%-30s %10s %10s %7s  %s\n", "problem (column-major)", "best us", "pick us", "quality",
+    std::printf("%-48s %10s %10s %7s  %s\n", "problem (column-major, types)", "best us", "pick us", "quality",
                 "the model's pick (splits)");
-    double log_sum = 0, worst = 1;
+    Summary all;
+    std::map<std::string, Summary> by_types;  // types key -> its problems' qualities
     for (const auto& [label, measured] : problems) {
       const auto& e0 = *measured.front();
       const autogemm::db::ProblemKey& pk = e0.problem;
@@ -155,6 +171,9 @@ int main(int argc, char** argv) {
                                              pk.transb == 't' ? autogemm::Op::T : autogemm::Op::N, pk.m, pk.n, pk.k);
       autogemm::GemmProblem p;  // the tuner's minimal leading dimensions; aligned bases never dereferenced
       p.op_a = cm.op_a, p.op_b = cm.op_b, p.m = cm.m, p.n = cm.n, p.k = cm.k;
+      const auto types = autogemm::parse_types_key(pk.dtype);
+      if (!types) throw std::runtime_error(label + ": unknown types key");
+      p.types = *types;
       p.lda = cm.lda, p.ldb = cm.ldb, p.ldc = cm.ldc;
       p.a = reinterpret_cast<const float*>(0x10000), p.b = reinterpret_cast<const float*>(0x20000);
       p.c = reinterpret_cast<float*>(0x30000);
@@ -204,15 +223,17 @@ int main(int argc, char** argv) {
       double best = INFINITY;
       for (const auto* e : measured) best = std::min(best, e->measurement.median_us);
       const double quality = best / pick->measurement.median_us;
-      log_sum += std::log(quality), worst = std::min(worst, quality);
-      std::printf("%-30s %10.1f %10.1f %7.3f  %s (%d)%s\n", label.c_str(), best, pick->measurement.median_us, quality,
+      Summary& of_types = by_types[pk.dtype];
+      for (Summary* sum : {&all, &of_types}) sum->add(quality);
+      std::printf("%-48s %10.1f %10.1f %7.3f  %s (%d)%s\n", label.c_str(), best, pick->measurement.median_us, quality,
                   pick->candidate.kernel.c_str(), pick->candidate.splits, mark);
     }
     if (rows) std::fclose(rows);
     if (problems.empty()) throw std::runtime_error(table_path + ": no passed measurement of a kernel this build has");
-    std::printf("%zu problem%s: the %s pick reaches %.3f of the best measured (geometric mean), worst %.3f",
-                problems.size(), problems.size() == 1 ? "" : "s", neighbours_path.empty() ? "model's" : "untuned choice's",
-                std::exp(log_sum / problems.size()), worst);
+    const char* who = neighbours_path.empty() ? "model's" : "untuned choice's";
+    if (by_types.size() > 1)
+      for (const auto& [key, sum] : by_types) std::printf("%s: %s\n", key.c_str(), sum.text(who).c_str());
+    std::printf("%s", all.text(who).c_str());
     if (unknown) std::printf("; %zu rows of kernels this build or the kernels list lacks left out", unknown);
     std::printf("\n");
   } catch (const std::exception& e) {

@@ -35,6 +35,12 @@ double paired_ratio(const std::vector<double>& a, const std::vector<double>& b) 
   return median(ratios);
 }
 
+bool disturbed(const PairedTiming& t, double ratio) {
+  for (const PairedSide& side : t.side)
+    if (side.timing.reps > 0 && side.timing.median_us > ratio * side.timing.min_us) return true;
+  return false;
+}
+
 PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
                               const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
                               L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options) {

@@ -40,6 +40,13 @@ void summarize(PairedSide& side);
 /// Median of b[i] / a[i] over the rounds both sides ran.
 double paired_ratio(const std::vector<double>& a, const std::vector<double>& b);
 
+/// Whether either side's median lies more than `ratio` times above its fastest repetition. On the
+/// H100 a steady pair stays within 1.11 (95% of 876 sides within 1.06); a transient slowdown of the
+/// machine, striking both sides for dozens of repetitions and decaying (5-10x the floor at first),
+/// left 1.36-6.4, medians that measure the machine and not the kernels. gemm-tune bench times such a
+/// pair again.
+bool disturbed(const PairedTiming& t, double ratio = 1.25);
+
 /// Times `first` and `second` in rounds: each round runs, for each of them, one flushed untimed launch
 /// and then one flushed, event-timed repetition, alternating which goes first, until both have
 /// options.min_reps and each has spent options.budget_ms, or options.max_reps rounds have run. Before that, options.warmup runs of each

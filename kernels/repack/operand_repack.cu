@@ -7,7 +7,10 @@
 
 #include <algorithm>
 
+#include "device_attribute.hpp"
 #include "elementwise_grid.hpp"
+#include "grid_dependency.cuh"
+#include "launch_config.hpp"
 
 namespace autogemm {
 namespace {
@@ -18,6 +21,7 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
     transpose_kernel(const float* __restrict__ src, int64_t lds, int rows, int cols, float* __restrict__ dst,
                      int64_t ldd) {
   __shared__ float tile[kTile][kTile + 1];  // tile[column][row] of the src tile
+  wait_for_previous_grid();  // a programmatic dependent of the caller's kernel (launch_after_caller)
   const int r0 = blockIdx.x * kTile;
   // gridDim.y is capped at 65535: walk the columns in steps of the grid.
   for (int c0 = blockIdx.y * kTile; c0 < cols; c0 += gridDim.y * kTile) {
@@ -60,6 +64,7 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
     k_major_copy_kernel(const float* __restrict__ src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
                         int parts, bool is_b, float* __restrict__ dst, int64_t ldd) {
   __shared__ float tile[kTile][kTile + 1];  // tile[outer index][k index] of the block's tile
+  wait_for_previous_grid();  // as above
   const int k0 = blockIdx.x * kTile;
   const int tid = threadIdx.y * kTile + threadIdx.x;
   const int row = tid / (kTile / 4), quad = tid % (kTile / 4);  // the write phase: 32 rows x 8 quads
@@ -99,11 +104,21 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
 // One element per thread, consecutive threads along a column: coalesced on both sides.
 __global__ void repitch_kernel(const float* __restrict__ src, int64_t lds, int rows, int64_t total,
                                float* __restrict__ dst, int64_t ldd) {
+  wait_for_previous_grid();  // as above
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;
        idx += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     const int64_t c = idx / rows, r = idx - c * rows;
     dst[c * ldd + r] = __ldcs(src + c * lds + r);
   }
+}
+
+// The copies' launches: each a programmatic dependent of the kernel before it in the stream (the
+// caller's last kernel, or A's copy for B's), so its blocks are scheduled while that kernel drains;
+// the kernels wait for it before their first read.
+detail::KernelLaunch launch_after_caller(dim3 grid, dim3 block, cudaStream_t stream) {
+  detail::KernelLaunch launch(grid, block, stream);
+  launch.after_previous_kernel(programmatic_launch_enabled());
+  return launch;
 }
 
 }  // namespace
@@ -112,8 +127,8 @@ cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, fl
                            cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) return cudaSuccess;
   const int64_t total = static_cast<int64_t>(rows) * cols;
-  repitch_kernel<<<elementwise_blocks(total), kElementwiseThreads, 0, stream>>>(src, lds, rows, total, dst, ldd);
-  return cudaGetLastError();
+  return launch_after_caller(dim3(elementwise_blocks(total)), dim3(kElementwiseThreads), stream)
+      .launch(repitch_kernel, src, lds, rows, total, dst, ldd);
 }
 
 cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, float* dst, int64_t ldd,
@@ -121,8 +136,8 @@ cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, 
   if (rows <= 0 || cols <= 0) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>((rows + kTile - 1) / kTile),
                   static_cast<unsigned>(std::min((cols + kTile - 1) / kTile, 65535)));
-  transpose_kernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(src, lds, rows, cols, dst, ldd);
-  return cudaGetLastError();
+  return launch_after_caller(grid, dim3(kTile, kTileRowsPerPass), stream)
+      .launch(transpose_kernel, src, lds, rows, cols, dst, ldd);
 }
 
 cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
@@ -132,9 +147,8 @@ cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous
     return cudaErrorInvalidValue;
   const dim3 grid(static_cast<unsigned>((k4 + kTile - 1) / kTile),
                   static_cast<unsigned>(std::min((outer + kTile - 1) / kTile, 65535)));
-  k_major_copy_kernel<<<grid, dim3(kTile, kTileRowsPerPass), 0, stream>>>(src, lds, k_contiguous, outer, k, k4, parts,
-                                                                          is_b, dst, ldd);
-  return cudaGetLastError();
+  return launch_after_caller(grid, dim3(kTile, kTileRowsPerPass), stream)
+      .launch(k_major_copy_kernel, src, lds, k_contiguous, outer, k, k4, parts, is_b, dst, ldd);
 }
 
 }  // namespace autogemm

@@ -17,12 +17,28 @@
 #include <cstdint>
 #include <type_traits>
 
+// Every instance may be launched as a programmatic dependent of the kernel before it in its stream
+// (GemmParams::after_previous_kernel). CUTLASS's kernels then wait (griddepcontrol.wait) in each warp
+// that loads A, B or C before its first global access, so nothing is read or written before that
+// kernel has finished. CUTLASS_GDC_ENABLED turns on the waits alone: CUTLASS_ENABLE_GDC_FOR_SM90
+// would also signal dependents at the last tile, through a stream-K scheduler call that CUTLASS 4.2
+// does not compile, and the kernel after ours (a split-K reduction) gains nothing from an earlier
+// start. It must precede every CUTLASS header of the translation unit (checked after the includes).
+#if !defined(CUTLASS_GDC_ENABLED) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define CUTLASS_GDC_ENABLED
+#endif
+
 #include "cute/tensor.hpp"
 #include "cutlass/epilogue/collective/collective_builder.hpp"
 #include "cutlass/gemm/collective/collective_builder.hpp"
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 #include "cutlass/gemm/kernel/tile_scheduler.hpp"
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+static_assert(cutlass::arch::IsGdcGloballyEnabled,
+              "a CUTLASS header came before wgmma_gemm.cuh: its kernels would not wait for the previous grid");
+#endif
 
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"
@@ -211,7 +227,8 @@ cudaError_t launch_wgmma_gemm(const GemmParams& p, cudaStream_t stream) {
       return e;
     opted_in.fetch_or(bit, std::memory_order_relaxed);
   }
-  const cutlass::Status s = cutlass::gemm::device::GemmUniversalAdapter<Kernel>::run(params, stream);
+  const cutlass::Status s =
+      cutlass::gemm::device::GemmUniversalAdapter<Kernel>::run(params, stream, nullptr, p.after_previous_kernel);
   return s == cutlass::Status::kSuccess ? cudaGetLastError() : cudaErrorLaunchFailure;
 }
 

@@ -10,6 +10,7 @@
 #include "element_dispatch.cuh"
 #include "elementwise_grid.hpp"
 #include "gemm_params.hpp"
+#include "grid_dependency.cuh"
 #include "kernel_config.hpp"
 #include "launch_config.hpp"
 
@@ -45,11 +46,9 @@ __device__ __forceinline__ void store_scaled_as(T* out, float sum, float alpha, 
 template <class Index, int Unroll, bool kResidue = false, class T = float>
 __global__ void splitk_reduce_kernel(const float* __restrict__ partials, int splits, int m, int n, float alpha,
                                      float beta, T* __restrict__ c, int64_t ldc, int64_t lda, LastProduct last) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of the GEMM (launch_splitk_reduce): it may start while the
   // GEMM's last blocks run; wait here until the GEMM has finished and its partials are visible.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+  wait_for_previous_grid();
   const Index total = static_cast<Index>(m) * static_cast<Index>(n);
   const int64_t ldp = kResidue ? residue_partial_ld(m, false) : partial_ld(m), split_stride = ldp * n;
   for (Index idx = blockIdx.x * static_cast<Index>(blockDim.x) + threadIdx.x; idx < total;
@@ -103,9 +102,7 @@ template <int Warps, class T = float>
 __global__ void __launch_bounds__(32 * Warps) splitk_reduce_warps_kernel(const float* __restrict__ partials, int splits,
                                                                          int m, int n, float alpha, float beta,
                                                                          T* __restrict__ c, int64_t ldc) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");  // as above
-#endif
+  wait_for_previous_grid();  // as above
   __shared__ float warp_sums[Warps][32];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const uint32_t idx = blockIdx.x * 32u + lane, total = static_cast<uint32_t>(m) * static_cast<uint32_t>(n);
@@ -136,9 +133,7 @@ __global__ void __launch_bounds__(32 * Warps) splitk_reduce_warps_kernel(const f
 template <class Index>
 __global__ void m_residue_reduce_kernel(const float* __restrict__ partials, int planes, int m, int n, float alpha,
                                         float beta, float* __restrict__ c, int64_t ldc) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");  // as above
-#endif
+  wait_for_previous_grid();  // as above
   const Index total = static_cast<Index>(m) * static_cast<Index>(n);
   const int per_residue = planes / kResidues;
   const int64_t ldp = residue_partial_ld(m, true), split_stride = ldp * n;
@@ -173,9 +168,7 @@ __global__ void m_residue_reduce_kernel(const float* __restrict__ partials, int 
 // more there than the wide loads saved.
 __global__ void splitk_reduce4_kernel(const float4* __restrict__ partials, int splits, int m, int n, float alpha,
                                       float beta, float* __restrict__ c, int64_t ldc) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;" ::: "memory");  // as above
-#endif
+  wait_for_previous_grid();  // as above
   const int64_t ldp = partial_ld(m);
   const int64_t total = ldp / 4 * n;  // float4 per split, also one split's stride
   for (int64_t idx = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; idx < total;

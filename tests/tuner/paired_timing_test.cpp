@@ -64,5 +64,20 @@ TEST(PairedTiming, RatioIsTheMedianOfEachRoundsRatio) {
   EXPECT_DOUBLE_EQ(paired_ratio({}, {}), 0);
 }
 
+TEST(PairedTiming, DisturbedWhenAMedianLeavesItsFloor) {
+  PairedTiming t;
+  t.side[0].us = {100, 101, 103, 102, 100};
+  t.side[1].us = {110, 111, 112, 111, 110};
+  for (PairedSide& side : t.side) summarize(side);
+  EXPECT_FALSE(disturbed(t));
+  // Shaped like the H100's transient: one side's repetitions start at 5-9x the floor and decay.
+  t.side[1].us = {121, 100, 90, 37, 35, 24, 26, 13, 13, 13, 13};
+  summarize(t.side[1]);
+  EXPECT_TRUE(disturbed(t));
+  EXPECT_FALSE(disturbed(t, 3.0));  // the threshold is the caller's
+  PairedTiming empty;
+  EXPECT_FALSE(disturbed(empty));
+}
+
 }  // namespace
 }  // namespace autogemm
