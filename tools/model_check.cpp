@@ -156,7 +156,8 @@ int main(int argc, char** argv) {
 
     std::FILE* rows = rows_path.empty() ? nullptr : std::fopen(rows_path.c_str(), "w");
     if (!rows_path.empty() && !rows) throw std::runtime_error(rows_path + ": cannot write file");
-    if (rows) std::fprintf(rows, "layout,m,n,k,align,kernel,splits,split_mode,measured_us,estimated_us,blocks_per_sm\n");
+    if (rows)
+      std::fprintf(rows, "layout,m,n,k,align,types,kernel,splits,split_mode,measured_us,estimated_us,blocks_per_sm\n");
     std::printf("%-48s %10s %10s %7s  %s\n", "problem (column-major, types)", "best us", "pick us", "quality",
                 "the model's pick (splits)");
     Summary all;
@@ -188,9 +189,9 @@ int main(int argc, char** argv) {
                            autogemm::estimate_us(k.config, occ, p.m, p.n, p.k, split, model);
         priced.push_back({e, est});
         if (rows)
-          std::fprintf(rows, "%c%c,%d,%d,%d,%d,%s,%d,%s,%.3f,%.3f,%d\n", pk.transa, pk.transb, pk.m, pk.n, pk.k,
-                       pk.align, e->candidate.kernel.c_str(), split.splits, e->candidate.split_mode.c_str(),
-                       e->measurement.median_us, est, occ);
+          std::fprintf(rows, "%c%c,%d,%d,%d,%d,%s,%s,%d,%s,%.3f,%.3f,%d\n", pk.transa, pk.transb, pk.m, pk.n, pk.k,
+                       pk.align, pk.dtype.c_str(), e->candidate.kernel.c_str(), split.splits,
+                       e->candidate.split_mode.c_str(), e->measurement.median_us, est, occ);
       }
       const autogemm::db::Entry* pick =
           std::min_element(priced.begin(), priced.end(),

@@ -5,6 +5,10 @@
 // outputs and the large `nn` problems run on K-major copies (docs/decisions.md, "TF32 and 3xTF32
 // operands: K-major copies, and A in registers"). sm_90a, CUTLASS's headers, a build with NDEBUG
 // (CUTLASS's device asserts are calls that serialize the wgmma pipeline).
+// wgmma_gemm.cuh (for stride_with_ld) comes before every other CUTLASS header: it sets the macro
+// under which CUTLASS's kernels wait for the previous grid, and checks that it came first.
+#include "wgmma_gemm.cuh"
+
 #include <algorithm>
 #include <cstdio>
 #include <vector>
@@ -14,7 +18,6 @@
 #include "cutlass/gemm/collective/collective_builder.hpp"
 #include "cutlass/gemm/device/gemm_universal_adapter.h"
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
-#include "wgmma_gemm.cuh"  // stride_with_ld
 
 using namespace cute;
 
