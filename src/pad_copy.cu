@@ -3,9 +3,7 @@
 
 #include <algorithm>
 
-#include "device_attribute.hpp"
 #include "grid_dependency.cuh"
-#include "launch_config.hpp"
 
 namespace autogemm {
 namespace {
@@ -47,10 +45,9 @@ cudaError_t launch(void* dst, int64_t dst_ld, int64_t dst_rows, int64_t dst_cols
   const bool vector = reinterpret_cast<uintptr_t>(dst) % 16 == 0 && dst_ld % kPer == 0;
   const dim3 grid(static_cast<unsigned>((dst_rows + int64_t{kThreads} * kPer - 1) / (int64_t{kThreads} * kPer)),
                   static_cast<unsigned>(std::min<int64_t>(dst_cols, 65535)));
-  detail::KernelLaunch launch(grid, dim3(kThreads), stream);
-  launch.after_previous_kernel(programmatic_launch_enabled());
-  return launch.launch(pad_copy_kernel<T>, static_cast<T*>(dst), dst_ld, dst_rows, dst_cols, static_cast<const T*>(src),
-                       src_ld, rows, cols, vector);
+  return dependent_launch(grid, dim3(kThreads), stream)
+      .launch(pad_copy_kernel<T>, static_cast<T*>(dst), dst_ld, dst_rows, dst_cols, static_cast<const T*>(src), src_ld,
+              rows, cols, vector);
 }
 
 }  // namespace

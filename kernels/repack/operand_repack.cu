@@ -7,10 +7,8 @@
 
 #include <algorithm>
 
-#include "device_attribute.hpp"
 #include "elementwise_grid.hpp"
 #include "grid_dependency.cuh"
-#include "launch_config.hpp"
 
 namespace autogemm {
 namespace {
@@ -21,7 +19,9 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
     transpose_kernel(const float* __restrict__ src, int64_t lds, int rows, int cols, float* __restrict__ dst,
                      int64_t ldd) {
   __shared__ float tile[kTile][kTile + 1];  // tile[column][row] of the src tile
-  wait_for_previous_grid();  // a programmatic dependent of the caller's kernel (launch_after_caller)
+  // Each copy is a programmatic dependent of the kernel before it in the stream (the caller's last
+  // kernel, or A's copy for B's): its blocks are scheduled while that kernel drains.
+  wait_for_previous_grid();
   const int r0 = blockIdx.x * kTile;
   // gridDim.y is capped at 65535: walk the columns in steps of the grid.
   for (int c0 = blockIdx.y * kTile; c0 < cols; c0 += gridDim.y * kTile) {
@@ -112,22 +112,13 @@ __global__ void repitch_kernel(const float* __restrict__ src, int64_t lds, int r
   }
 }
 
-// The copies' launches: each a programmatic dependent of the kernel before it in the stream (the
-// caller's last kernel, or A's copy for B's), so its blocks are scheduled while that kernel drains;
-// the kernels wait for it before their first read.
-detail::KernelLaunch launch_after_caller(dim3 grid, dim3 block, cudaStream_t stream) {
-  detail::KernelLaunch launch(grid, block, stream);
-  launch.after_previous_kernel(programmatic_launch_enabled());
-  return launch;
-}
-
 }  // namespace
 
 cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, float* dst, int64_t ldd,
                            cudaStream_t stream) {
   if (rows <= 0 || cols <= 0) return cudaSuccess;
   const int64_t total = static_cast<int64_t>(rows) * cols;
-  return launch_after_caller(dim3(elementwise_blocks(total)), dim3(kElementwiseThreads), stream)
+  return dependent_launch(dim3(elementwise_blocks(total)), dim3(kElementwiseThreads), stream)
       .launch(repitch_kernel, src, lds, rows, total, dst, ldd);
 }
 
@@ -136,7 +127,7 @@ cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, 
   if (rows <= 0 || cols <= 0) return cudaSuccess;
   const dim3 grid(static_cast<unsigned>((rows + kTile - 1) / kTile),
                   static_cast<unsigned>(std::min((cols + kTile - 1) / kTile, 65535)));
-  return launch_after_caller(grid, dim3(kTile, kTileRowsPerPass), stream)
+  return dependent_launch(grid, dim3(kTile, kTileRowsPerPass), stream)
       .launch(transpose_kernel, src, lds, rows, cols, dst, ldd);
 }
 
@@ -147,7 +138,7 @@ cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous
     return cudaErrorInvalidValue;
   const dim3 grid(static_cast<unsigned>((k4 + kTile - 1) / kTile),
                   static_cast<unsigned>(std::min((outer + kTile - 1) / kTile, 65535)));
-  return launch_after_caller(grid, dim3(kTile, kTileRowsPerPass), stream)
+  return dependent_launch(grid, dim3(kTile, kTileRowsPerPass), stream)
       .launch(k_major_copy_kernel, src, lds, k_contiguous, outer, k, k4, parts, is_b, dst, ldd);
 }
 

@@ -210,9 +210,7 @@ dim3 elementwise_grid(int m, int n) { return dim3(elementwise_blocks(static_cast
 // griddepcontrol.wait in the kernels keeps the result exact. It takes 1.5-1.7 us off every split
 // problem on the H100.
 detail::KernelLaunch after_gemm(dim3 grid, cudaStream_t stream, dim3 block = dim3(kElementwiseThreads)) {
-  detail::KernelLaunch launch(grid, block, stream);
-  launch.after_previous_kernel(programmatic_launch_enabled());
-  return launch;
+  return dependent_launch(grid, block, stream);
 }
 
 // Whether the one-element kernel may index in 32 bits: the flat index and its grid stride (< 2^24)
