@@ -15,6 +15,7 @@
 
 #include "config_tag.hpp"
 #include "gemm_params.hpp"
+#include "grid_dependency.cuh"
 #include "kernel_config.hpp"
 #include "simt_sgemm_launch.cuh"
 #include "simt_sgemm_loaders.cuh"
@@ -83,12 +84,10 @@ __global__ void __launch_bounds__(Tag::value.threads(), Tag::value.min_blocks) s
   constexpr int kBStage = C.b_stage_floats();
   constexpr bool kWalkBOuter = kBK && !kAK && TM >= 8;  // FFMA loop order, see the inner loop
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of the kernel before it (an operand repack or the caller's
   // last kernel; GemmParams::after_previous_kernel): wait for its completion and memory before
   // anything is read or written. Without a prerequisite grid this returns at once.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+  wait_for_previous_grid();
   extern __shared__ float4 smem_vec[];  // float4 so the base is 16-byte aligned
   float* smem_a = reinterpret_cast<float*>(smem_vec);
   float* smem_b = smem_a + S * kAStage;

@@ -26,6 +26,7 @@
 
 #include "config_tag.hpp"
 #include "gemm_params.hpp"
+#include "grid_dependency.cuh"
 #include "kernel_config.hpp"
 #include "launch_config.hpp"
 #include "stream_load.cuh"
@@ -278,12 +279,10 @@ __global__ void __launch_bounds__(kGemvThreads) simt_sgemv_kernel(GemmParams p) 
   constexpr KernelConfig C = Tag::value;
   static_assert(C.is_gemv() && is_valid(C), "KernelConfig violates the GEMV validity rule (see invalid_reason)");
   static_assert(NC >= 1 && NC <= kGemvMaxN, "output columns per instance");
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   // Launched as a programmatic dependent of the kernel before it (GemmParams::after_previous_kernel):
   // wait for its completion and memory before anything is read or written, as the GEMM kernels do.
   // Without a prerequisite grid this returns at once.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-#endif
+  wait_for_previous_grid();
   if constexpr (a_is_k_major(C.op_a)) {
     sgemv_k_major<C.bm, C.stages, NC, C.op_b, C.align>(p);
   } else {

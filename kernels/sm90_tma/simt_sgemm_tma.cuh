@@ -28,6 +28,7 @@
 
 #include "config_tag.hpp"
 #include "gemm_params.hpp"
+#include "grid_dependency.cuh"
 #include "kernel_config.hpp"
 #include "simt_sgemm_launch.cuh"
 #include "simt_sgemm_mainloop.cuh"
@@ -126,7 +127,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
   constexpr int kStageBytes = (BM + BN) * BK * static_cast<int>(sizeof(float));  // TMA's bytes (nt)
   // Launched as a programmatic dependent of the kernel before it (a repack or the caller's): wait
   // for its completion and memory before anything is read or written.
-  asm volatile("griddepcontrol.wait;" ::: "memory");
+  wait_for_previous_grid();
   // A streamed tail launched after this grid may start once every block of it has started (its
   // blocks then take SMs as this grid's blocks exit, not after the slowest one).
   if constexpr (kBare) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");

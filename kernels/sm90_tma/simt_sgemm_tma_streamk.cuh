@@ -19,6 +19,7 @@
 // segments' order, and the stage ring's phases run on across segments.
 #pragma once
 
+#include "grid_dependency.cuh"
 #include "tma_launch_plan.hpp"
 #include "tma_pipeline.cuh"
 
@@ -157,7 +158,7 @@ __global__ void __launch_bounds__(Tag::value.threads(), 1)
     }
     hi = lo;
   }
-  asm volatile("griddepcontrol.wait;" ::: "memory");
+  wait_for_previous_grid();
 #elif defined(__CUDA_ARCH__)
   __trap();  // another architecture of a multi-architecture build: cannot_implement keeps it off
 #endif
