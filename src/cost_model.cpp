@@ -111,11 +111,10 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
 double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice split, const DeviceModel& device) {
   constexpr double kLaunchUs = 4.0;
   const double tensor_ratio = c.types.a == DataType::kF32 ? 8.0 : 16.0;
-  if (c.types.compute == ComputeType::k3xTF32) k = 3 * ((k + 3) / 4 * 4);
+  k = copies_k(c, k);  // a TF32 or 3xTF32 instance runs its copies' K
   const double tensor_rate = device.fma_per_us_per_sm * tensor_ratio;
   const int area = c.bm * c.bn;
   double efficiency = area >= 128 * 256 ? 0.82 : area >= 128 * 128 ? 0.74 : 0.6;
-  if (c.schedule == WgmmaSchedule::kPingpong) efficiency += 0.03;  // epilogues hidden behind main loops
   // A TF32 register-A main loop (A M-major through registers) runs the tensor cores at about 2/3 of
   // the rate of its K-major twin: 3072^3 on 128x128 340.4 us against 225.4, 4096^3 749.6 against 489.8.
   if (is_tf32_wgmma(c) && c.op_a == Op::N) efficiency /= 1.5;
@@ -135,9 +134,15 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // Tiles the busiest SM runs. Ping-pong's consumer warpgroups take a tile each, at about half the
   // SM's tensor rate apiece, so an SM's tiles take as long as the next even count of them at the
   // full rate: one tile per SM runs at half speed (4096x512x14336 BF16 128x128: ping-pong 136.4 us,
-  // cooperative 84.6).
+  // cooperative 84.6). Not so for 64-row tiles, which a lone warpgroup runs as fast as two
+  // cooperative ones run a 128-row tile of the same area: 1000^3 BF16 on the H200, one tile per SM,
+  // 64x128 ping-pong 13.7-14.2 us by layout, 128x64 cooperative 13.6-14.1.
   long tiles_per_sm = (tiles * g.splits + device.sm_count - 1) / device.sm_count;
-  if (c.schedule == WgmmaSchedule::kPingpong) tiles_per_sm = (tiles_per_sm + 1) / 2 * 2;
+  if (c.schedule == WgmmaSchedule::kPingpong && c.bm > 64) tiles_per_sm = (tiles_per_sm + 1) / 2 * 2;
+  // Ping-pong hides an epilogue behind the other warpgroup's main loop only where an SM runs two
+  // tiles: with one, 4096x512x4096 BF16 `tn` on the H200 took 32.9 us on 64x256 ping-pong against
+  // 29.6 on 128x128 cooperative.
+  if (c.schedule == WgmmaSchedule::kPingpong && tiles_per_sm >= 2) efficiency += 0.03;
   const double steps_per_sm = static_cast<double>(tiles_per_sm) * ((g.k_per_split + c.bk - 1) / c.bk);
   const double compute = steps_per_sm * area * c.bk / (tensor_rate * efficiency);
   const double ab = data_type_bytes(c.types.a), cb = data_type_bytes(c.types.c);
@@ -168,11 +173,15 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where multicast saves L2 reads;
   // in grids of 1-4 waves 1.01-1.04x (2x1 and, past 2 waves, 1x2; 11008x512x4096, 2.6 waves of
   // 128x128 ping-pong: 86.3 us at 2x1, 75.4 at 1x1) and 1.30x (1x2 up to 2 waves, 72 pairs, partly
-  // the rounding above); 0.98x (2x1) in a single wave, left alike.
+  // the rounding above); 0.98x (2x1) in a single wave, left alike, except for 64-row ping-pong
+  // tiles, whose 2x1 clusters took 0.96x their twins' time in a single wave (48 pairs of the H200
+  // table; 1000^3 BF16 on 64x128 11.9-12.2 us against 13.7-14.2).
   if (c.cluster_m * c.cluster_n > 1) {
     const long blocks = tiles * g.splits;
     if (blocks > 8L * device.sm_count) t *= 0.95;
     else if (blocks > device.sm_count && blocks <= 4L * device.sm_count) t *= 1.03;
+    else if (blocks <= device.sm_count && c.bm == 64 && c.cluster_m == 2 && c.schedule == WgmmaSchedule::kPingpong)
+      t *= 0.96;
   }
   t += kLaunchUs;
   if (c.schedule == WgmmaSchedule::kStreamK) t += kStreamKSetupUs;

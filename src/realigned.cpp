@@ -42,9 +42,9 @@ void copy_in(const RealignPlan::Operand& o, void* dst, int64_t dst_ld, const voi
 }  // namespace
 
 // FP32 operands never run on padded copies: the TF32 and 3xTF32 instances copy A and B K-major
-// themselves, and where they cannot write C in place the CUDA-core FP32 kernels serve the problem as
-// it is (padding it cost 127x3001x1531 in fp32_emulated mode 63.0 us on a CUDA-core kernel against
-// 43 in place on the H100).
+// themselves, their split-K instances write any C through their partials, and the CUDA-core FP32
+// kernels serve the problem as it is (padding it cost 127x3001x1531 in fp32_emulated mode 63.0 us
+// on a CUDA-core kernel against 43 in place on the H100).
 bool runs_on_copies(const GemmProblem& p) { return p.types.a != DataType::kF32 && !tma_readable(p); }
 
 RealignPlan realign_plan(const GemmProblem& p) {

@@ -20,7 +20,8 @@ namespace autogemm {
 
 /// Whether a call of `p` runs on padded, aligned copies: a BF16/FP16 problem the tensor-core kernels
 /// cannot take as it is. FP32 operands never do (the TF32 and 3xTF32 instances copy A and B
-/// themselves, operand_repack.hpp; where they cannot write C, the CUDA-core kernels serve).
+/// themselves, operand_repack.hpp; where only their split-K instances can write C, or none, the
+/// tuner and the cost model weigh those against the CUDA-core kernels).
 bool runs_on_copies(const GemmProblem& p);
 
 /// The padded extents, and which operands are copied at which leading dimension and offset in a

@@ -4,11 +4,12 @@ operands repacked for it, when any), split-k, cuBLAS time, speed-up and fraction
 problem, plus the geometric-mean speed-up of each file and of all of them (with how many
 repetitions ran under a clock slowdown reason, where the file records clock samples).
 Floor = max(2MNK / PEAK, 4(MK + KN + MN) bytes / BW); defaults: the H100's 66.9 TFLOP/s FP32 peak and
-the 3.0 TB/s device-to-device copy rate measured on the project's H100 machine. BF16/FP16 results
+the device-to-device copy rate measured on the file's GPU (3.0 TB/s on the project's H100 machine,
+4.28 on its H200). BF16/FP16 results
 (their "types" key) use the 989 TFLOP/s dense tensor-core peak and their element sizes; TF32 results
 the 494.7 TFLOP/s dense TF32 peak, 3xTF32 results a third of it (three TF32 products per FP32 one).
 Also imported by tools/perf_report.py: problem_row() and markdown_table() make its tables.
-Usage: tools/bench_table.py BENCH.json [MORE.json ...] [--peak-tflops 66.9] [--bandwidth-tbs 3.0]"""
+Usage: tools/bench_table.py BENCH.json [MORE.json ...] [--peak-tflops 66.9] [--bandwidth-tbs TB/s]"""
 import argparse
 import math
 
@@ -24,6 +25,17 @@ TYPE_BYTES = {"f32": 4, "bf16": 2, "f16": 2}
 # products per multiply-add.
 TF32_PEAK_TFLOPS = 494.7
 COMPUTE_PEAK_TFLOPS = {"tf32": TF32_PEAK_TFLOPS, "3xtf32": TF32_PEAK_TFLOPS / 3}
+
+
+# The device-to-device copy rate measured on the other GPUs results come from (read + written; the
+# H100's is BANDWIDTH_TBS): the H200's 4 GiB copy, docs/results/h200_validation.txt. Their SMs and
+# clocks are the H100 SXM's, so the compute peaks above hold for them.
+DEVICE_BANDWIDTH_TBS = {"NVIDIA H200": 4.28}
+
+
+def device_bandwidth_tbs(doc):
+    """The copy rate of the device a bench file records (the H100's where it is not listed)."""
+    return DEVICE_BANDWIDTH_TBS.get(doc.get("device", {}).get("name"), BANDWIDTH_TBS)
 
 
 def floor_us(m, n, k, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS, ab_bytes=4, c_bytes=4):
@@ -113,13 +125,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bench", nargs="+")
     ap.add_argument("--peak-tflops", type=float, default=PEAK_TFLOPS)
-    ap.add_argument("--bandwidth-tbs", type=float, default=BANDWIDTH_TBS)
+    ap.add_argument("--bandwidth-tbs", type=float, default=None,
+                    help="copy rate of the floor (default: the one measured on the file's device)")
     args = ap.parse_args()
     rows, every, summaries = [], [], []
     for path in args.bench:
         doc = load_json(path)
         speedups = [speedup(r) for r in doc["results"]]
-        rows += [problem_row(r, args.peak_tflops, args.bandwidth_tbs) for r in doc["results"]]
+        bandwidth = args.bandwidth_tbs or device_bandwidth_tbs(doc)
+        rows += [problem_row(r, args.peak_tflops, bandwidth) for r in doc["results"]]
         every += speedups
         summaries.append((path, len(speedups), geomean(speedups), min(speedups), slowed_counts(doc)))
     print("\n".join(markdown_table(rows)))

@@ -6,7 +6,8 @@ speed-up plot, and the speed table between README.md's perf-table markers. Table
 tools/bench_table.py, the targets from tools/perf_targets.py, the plot from tools/plot_speedup.py
 (skipped, saying so, where matplotlib is missing). Standard library only otherwise.
 It also writes the FP32 tensor-core sections: TF32 and 3xTF32 against cuBLAS (h100_bench_fp32tc_*.json)
-and the accuracy table of the FP32 arithmetics (h100_accuracy.json, `gemm-tune accuracy`).
+and the accuracy table of the FP32 arithmetics (h100_accuracy.json, `gemm-tune accuracy`), and the
+section of the H200 that the GPU machine now is (h200_bench_tc_*.json, h200_bench_fp32tc_*.json).
 Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--validation FILE]
        [--accuracy FILE] [--out FILE] [--plot FILE] [--readme FILE]
        (defaults: the stable names under docs/results)"""
@@ -181,7 +182,7 @@ def accuracy_section(path, docs_dir):
     return lines
 
 
-def tensor_set_lines(sets, paths, docs_dir):
+def tensor_set_lines(sets, paths, docs_dir, heading=""):
     """Each tensor-core set's file with the build it was measured with (its grid's size: files of
     older grids stay until re-measured), then each tuned set's table, with cuBLASLt's best where it
     has it; the untuned sets' problems are those of their tuned twins, so they stay a summary line."""
@@ -190,11 +191,11 @@ def tensor_set_lines(sets, paths, docs_dir):
     for name, doc in sets:
         if name.endswith("untuned"):
             continue
-        rows = [bench_table.problem_row(r) for r in doc["results"]]
+        rows = [bench_table.problem_row(r, bandwidth_tbs=bench_table.device_bandwidth_tbs(doc)) for r in doc["results"]]
         columns = TENSOR_COLUMNS if any(row["lt_us"] is not None for row in rows) else TABLE_COLUMNS
         if any(row["fp32_us"] is not None for row in rows):
             columns = columns[:5] + ["fp32_us", "fp32_speedup"] + columns[5:]
-        lines += ["", f"### The {name} set", "", set_summary(name, doc), ""]
+        lines += ["", f"### The {heading}{name} set", "", set_summary(name, doc), ""]
         lines += bench_table.markdown_table(rows, columns, TABLE_HEADERS)
     return lines
 
@@ -310,6 +311,21 @@ def report(sets, args):
                   "  # and so on",
                   "```", ""]
         lines += tensor_set_lines(args.fp32tc_sets, args.fp32tc_paths, docs_dir)
+    if args.h200_sets:
+        first_h200 = args.h200_sets[0][1]
+        lines += ["", f"## On the {first_h200['device'].get('name', '?')}", "",
+                  f"The project's GPU machine is now an {first_h200['device'].get('name', '?')} (141 GB of HBM3e): "
+                  "the H100 SXM's 132 SMs at 1980 MHz, so the same compute peaks, and a device-to-device copy "
+                  f"rate of {bench_table.DEVICE_BANDWIDTH_TBS.get(first_h200['device'].get('name'), '?')} TB/s "
+                  f"measured there (`{link(os.path.join(RESULTS, 'h200_validation.txt'), docs_dir)}`), which its "
+                  "floors use. The H100's tables do not apply to it (the device is part of every database row), "
+                  "so its sets ran with tables tuned on it from an empty database by the commands above: "
+                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc.csv'), docs_dir)}` (BF16/FP16, every row) and "
+                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_fp32tc.csv'), docs_dir)}` (TF32/3xTF32: the rows "
+                  "fully timed, which hold each problem's best; the quick pass's rows left out). No pedantic FP32 "
+                  "table was tuned on it, so its \"autogemm FP32\" column is the untuned pedantic choice. Sets "
+                  "whose name ends in `untuned` ran with no database.", ""]
+        lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir, heading="H200 ")
     if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
         lines += accuracy_section(args.accuracy, docs_dir)
     else:
@@ -357,6 +373,11 @@ def readme_block(sets, args):
                   "geometric means): " + ", ".join(
                       f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
                       for name, doc in args.fp32tc_sets) + "."]
+    if args.h200_sets:
+        lines += ["", f"On the {args.h200_sets[0][1]['device'].get('name', '?')}, tuned on it or untuned (geometric "
+                  "means against the same cuBLAS calls): " + ", ".join(
+                      f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
+                      for name, doc in args.h200_sets) + "."]
     lines += ["", f"Every problem, the device and the method: [{os.path.relpath(args.out, readme_dir)}]"
                   f"({os.path.relpath(args.out, readme_dir)})."]
     return lines
@@ -409,6 +430,10 @@ def main():
     args.tensor_sets = named_sets(args.tensor, "h100_bench_tc_")
     args.fp32tc_paths = results_named("h100_bench_fp32tc_")
     args.fp32tc_sets = named_sets(args.fp32tc_paths, "h100_bench_fp32tc_")
+    # Results of the other GPU: its tensor-core sets, BF16/FP16 first.
+    h200_tc, h200_fp32tc = results_named("h200_bench_tc_"), results_named("h200_bench_fp32tc_")
+    args.h200_paths = h200_tc + h200_fp32tc
+    args.h200_sets = named_sets(h200_tc, "h200_bench_tc_") + named_sets(h200_fp32tc, "h200_bench_fp32tc_")
     args.bench_paths = [args.seed, args.perf]
     sets = [("seed", load_json(args.seed)), ("perf", load_json(args.perf))]
     args.plotted = draw_plot(args.plot, [doc for _, doc in sets])

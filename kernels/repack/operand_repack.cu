@@ -61,14 +61,14 @@ __device__ __forceinline__ void tf32_split(float x, float& hi, float& lo) {
 // store (dst's rows start 16-byte aligned: its leading dimension and k4 are multiples of 4). The tile
 // is padded by one column, so the column-wise shared accesses hit 32 banks.
 __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
-    k_major_copy_kernel(const float* __restrict__ src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
-                        int parts, bool is_b, float* __restrict__ dst, int64_t ldd) {
+    k_major_copy_kernel(const float* __restrict__ src, int64_t lds, bool k_contiguous, int outer, int dst_outer,
+                        int k, int k4, int parts, bool is_b, float* __restrict__ dst, int64_t ldd) {
   __shared__ float tile[kTile][kTile + 1];  // tile[outer index][k index] of the block's tile
   wait_for_previous_grid();  // as above
   const int k0 = blockIdx.x * kTile;
   const int tid = threadIdx.y * kTile + threadIdx.x;
   const int row = tid / (kTile / 4), quad = tid % (kTile / 4);  // the write phase: 32 rows x 8 quads
-  for (int i0 = blockIdx.y * kTile; i0 < outer; i0 += gridDim.y * kTile) {
+  for (int i0 = blockIdx.y * kTile; i0 < dst_outer; i0 += gridDim.y * kTile) {
     for (int d = threadIdx.y; d < kTile; d += kTileRowsPerPass) {
       const int dk = k_contiguous ? threadIdx.x : d, di = k_contiguous ? d : threadIdx.x;
       const int kk = k0 + dk, i = i0 + di;
@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
     }
     __syncthreads();
     const int i = i0 + row, kk = k0 + 4 * quad;
-    if (i < outer && kk < k4) {
+    if (i < dst_outer && kk < k4) {
       float4 x = make_float4(tile[row][4 * quad], tile[row][4 * quad + 1], tile[row][4 * quad + 2],
                              tile[row][4 * quad + 3]);
       float* out = dst + static_cast<int64_t>(i) * ldd + kk;
@@ -131,15 +131,16 @@ cudaError_t launch_transpose(const float* src, int64_t lds, int rows, int cols, 
       .launch(transpose_kernel, src, lds, rows, cols, dst, ldd);
 }
 
-cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
-                                int parts, bool is_b, float* dst, int64_t ldd, cudaStream_t stream) {
-  if (outer <= 0 || k4 <= 0) return cudaSuccess;
-  if ((parts != 1 && parts != 3) || k4 % 4 != 0 || ldd % 4 != 0 || reinterpret_cast<uintptr_t>(dst) % 16 != 0)
+cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int dst_outer, int k,
+                                int k4, int parts, bool is_b, float* dst, int64_t ldd, cudaStream_t stream) {
+  if (dst_outer <= 0 || k4 <= 0) return cudaSuccess;
+  if ((parts != 1 && parts != 3) || k4 % 4 != 0 || ldd % 4 != 0 || reinterpret_cast<uintptr_t>(dst) % 16 != 0 ||
+      dst_outer < outer)
     return cudaErrorInvalidValue;
   const dim3 grid(static_cast<unsigned>((k4 + kTile - 1) / kTile),
-                  static_cast<unsigned>(std::min((outer + kTile - 1) / kTile, 65535)));
+                  static_cast<unsigned>(std::min((dst_outer + kTile - 1) / kTile, 65535)));
   return dependent_launch(grid, dim3(kTile, kTileRowsPerPass), stream)
-      .launch(k_major_copy_kernel, src, lds, k_contiguous, outer, k, k4, parts, is_b, dst, ldd);
+      .launch(k_major_copy_kernel, src, lds, k_contiguous, outer, dst_outer, k, k4, parts, is_b, dst, ldd);
 }
 
 }  // namespace autogemm

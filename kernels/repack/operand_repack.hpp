@@ -23,6 +23,20 @@ namespace autogemm {
 /// nothing more to be replayed.
 inline constexpr int kRepackMinOtherExtent = 2048;
 
+/// A TF32 or 3xTF32 split-K instance whose copies it makes pads their k to a multiple of this: the
+/// batches are equal multiples of 8 (splitk_batches), so 64 lets 2, 4 and 8 splits cut any k; 127x3001x1531's
+/// 1531 padded only to 4 (1532 = 4 x 383) allows no batch at all.
+inline constexpr int kSplitKCopyKMultiple = 64;
+
+/// What a TF32 or 3xTF32 instance's copies round k up to: kSplitKCopyKMultiple for a split-K
+/// instance that copies both operands whatever the layout (3xTF32, or k not a multiple of 4), else
+/// 4 (a k that TMA reads in place is one already).
+int copy_k_multiple(const KernelConfig& c, int k);
+/// The K a TF32 or 3xTF32 instance runs for a problem of `k`: its copies' parts x k rounded up to
+/// copy_k_multiple (k itself where nothing needs copying). What its split counts must cut. Other
+/// instances: k.
+int copies_k(const KernelConfig& c, int k);
+
 /// Whether a candidate's kernel may read repacked operands (the tuner and tuned entries) or must
 /// match the problem's layout.
 enum class RepackPolicy { kNever, kAllowed };
@@ -41,6 +55,12 @@ struct RepackPlan {
   // [hi | lo | hi] along K, so that one TF32 product over 3 x k4 sums a_hi b_hi + a_hi b_lo + a_lo b_hi.
   // A register-A instance (TF32, op_a N) reads A in place: only b. 0: not such an instance.
   int k_major_parts = 0;
+  // What the copies' k is rounded up to (k4 above): copy_k_multiple.
+  int k_multiple = 4;
+  // A's K-major copy holds m rounded up to 4 rows, zeros past m, and the kernel runs that m: a
+  // split-K instance's epilogue writes FP32 partials (partial_ld rows, TMA-aligned) whatever C's m
+  // and alignment, and its finish writes only C's m rows.
+  bool pad_m = false;
   bool any() const { return a || b; }
 };
 RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem);
@@ -77,10 +97,11 @@ cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, fl
 
 /// dst = op(X) K-major in `parts` parts (RepackPlan::k_major_parts): X is op(A) (m x k, `outer` = m)
 /// or op(B) (k x n, `outer` = n), stored K-contiguous (`k_contiguous`: src[k + i·lds]) or
-/// outer-contiguous (src[i + k·lds]). dst[kk + i·ldd] for kk < parts x k4 holds part kk / k4 of
-/// element (i, kk mod k4), zero past k. Parts 3: A's [hi, hi, lo] (`is_b` false), B's [hi, lo, hi].
-/// dst 16-byte aligned, ldd and k4 multiples of 4 (else cudaErrorInvalidValue).
-cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int k, int k4,
-                                int parts, bool is_b, float* dst, int64_t ldd, cudaStream_t stream);
+/// outer-contiguous (src[i + k·lds]). dst[kk + i·ldd] for kk < parts x k4 and i < dst_outer (>= outer)
+/// holds part kk / k4 of element (i, kk mod k4), zero past k and past outer. Parts 3: A's
+/// [hi, hi, lo] (`is_b` false), B's [hi, lo, hi]. dst 16-byte aligned, ldd and k4 multiples of 4
+/// (else cudaErrorInvalidValue).
+cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int dst_outer, int k,
+                                int k4, int parts, bool is_b, float* dst, int64_t ldd, cudaStream_t stream);
 
 }  // namespace autogemm

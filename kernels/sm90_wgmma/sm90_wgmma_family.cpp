@@ -45,10 +45,13 @@ std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& pro
                          : "wgmma instance writes C column-major only";
   const int cb = data_type_bytes(c.types.c);
   if (is_tf32_wgmma(c)) {
-    // A and B: K-major copies wherever the problem's are not (repack_plan); C is written in place.
-    if (!vector_aligned(problem.c, problem.ldc, cb))
+    // A and B: K-major copies wherever the problem's are not (repack_plan). C is written in place by
+    // TMA, except by a split-K instance: its partials are aligned whatever C is, A's copy pads m to
+    // 4 (RepackPlan::pad_m), and its finish writes C element by element.
+    const bool through_partials = c.schedule == WgmmaSchedule::kSplitK && c.op_a == Op::T;
+    if (!through_partials && !vector_aligned(problem.c, problem.ldc, cb))
       return "TMA needs C 16-byte aligned with ldc a multiple of 4 (ldc " + std::to_string(problem.ldc) + ")";
-    if (problem.m % 4 != 0)
+    if (!through_partials && problem.m % 4 != 0)
       return "C is stored along m = " + std::to_string(problem.m) +
              ", which CUTLASS's TMA kernels take in multiples of 4 FP32 elements";
     if (c.op_a == Op::N) {
@@ -102,8 +105,10 @@ std::vector<SplitChoice> wgmma_split_candidates(const KernelConfig& c, int m, in
                                                 SplitModes) {
   if (c.schedule != WgmmaSchedule::kStreamK && c.schedule != WgmmaSchedule::kSplitK) return {{1, SplitKMode::kNone}};
   std::vector<SplitChoice> out = tiled_split_candidates(c, m, n, k, sm_count, SplitModes::kParallelOnly);
+  // The batches cut the K the kernel runs: a TF32 instance's copies' (copies_k).
+  const int run_k = copies_k(c, k);
   if (c.schedule == WgmmaSchedule::kSplitK)
-    std::erase_if(out, [k](SplitChoice s) { return s.splits == 1 || splitk_batches(k, s.splits) != s.splits; });
+    std::erase_if(out, [run_k](SplitChoice s) { return s.splits == 1 || splitk_batches(run_k, s.splits) != s.splits; });
   return out;
 }
 
@@ -121,10 +126,14 @@ void wgmma_add_workspace(const KernelInstance& kernel, const GemmProblem& proble
 // An instance of a row-major C runs every problem as its transpose.
 bool wgmma_runs_transposed(const KernelConfig& c, int, int) { return c.c_row_major; }
 
-// C = alpha * (the split-K schedule's partials, added) + beta * C, in C's type.
-cudaError_t wgmma_finish(const KernelInstance& kernel, const GemmParams& p, const GemmProblem&, cudaStream_t stream) {
+// C = alpha * (the split-K schedule's partials, added) + beta * C, in C's type: the caller's m rows
+// of C, which a TF32 kernel on a copy of A padded to 4 rows (RepackPlan::pad_m) exceeds; the
+// partials' leading dimension, partial_ld, is the same for both.
+cudaError_t wgmma_finish(const KernelInstance& kernel, const GemmParams& p, const GemmProblem& original,
+                         cudaStream_t stream) {
   if (kernel.config.schedule != WgmmaSchedule::kSplitK) return cudaSuccess;
-  return launch_splitk_reduce(kernel.config.types.c, p.partials, p.splits, p.m, p.n, p.alpha, p.beta, p.c, p.ldc,
+  const int m = problem_as_run(kernel.config, original).m;
+  return launch_splitk_reduce(kernel.config.types.c, p.partials, p.splits, m, p.n, p.alpha, p.beta, p.c, p.ldc,
                               stream);
 }
 

@@ -548,9 +548,10 @@ TEST(Wgmma, SplitKScheduleCutsKIntoEqualBatches) {
   EXPECT_EQ(cut.k_per_split, 1024);
 }
 
-// TF32 and 3xTF32 split-K instances cut the K their copies give the kernel: 3xTF32's 3 x k, so a
-// count that cuts the caller's k cuts it too (k = 1000 in 5 batches of 600), and the workspace holds
-// one plane per batch beside the copies.
+// TF32 and 3xTF32 split-K instances cut the K their copies give the kernel, and the workspace holds
+// one plane per batch beside the copies. TF32 reads a `tn` problem in place: k = 1000 in 5 batches of
+// 200. 3xTF32 copies both operands, k padded to 1024 (kSplitKCopyKMultiple): 3 x 1024 in 8 batches
+// of 384, and 5 asked run as the 4 below that cut it.
 TEST(Wgmma, Tf32SplitKCutsTheCopiesK) {
   for (const ComputeType arithmetic : {ComputeType::kTF32, ComputeType::k3xTF32}) {
     const KernelInstance sk = instance(wgmma_config(128, 128, 32, 0, 1, 1, WgmmaSchedule::kSplitK, Op::T, Op::N,
@@ -560,14 +561,81 @@ TEST(Wgmma, Tf32SplitKCutsTheCopiesK) {
     GemmProblem p = problem(Op::T, Op::N, 256, 256, 1000);
     p.types = sk.config.types;
     EXPECT_EQ(cannot_implement(sk, p, h100()), "");
-    const int parts = arithmetic == ComputeType::k3xTF32 ? 3 : 1;
-    const SplitChoice five{5, SplitKMode::kParallel};
-    EXPECT_EQ(workspace_size(sk, p, five).partial_bytes, size_t{5} * partial_ld(256) * 256 * sizeof(float));
+    const bool emulated = arithmetic == ComputeType::k3xTF32;
+    const SplitChoice asked{emulated ? 8 : 5, SplitKMode::kParallel};
+    EXPECT_EQ(workspace_size(sk, p, asked).partial_bytes, size_t(asked.splits) * partial_ld(256) * 256 * sizeof(float));
     const RepackPlan plan = repack_plan(sk.config, p);
-    const GemmParams launch = launch_params(sk, repacked_problem(p, plan, reinterpret_cast<float*>(0x100000)), five);
-    EXPECT_EQ(launch.splits, 5);
-    EXPECT_EQ(launch.k_per_split, parts * 200);
+    const GemmProblem run = repacked_problem(p, plan, reinterpret_cast<float*>(0x100000));
+    EXPECT_EQ(run.k, emulated ? 3 * 1024 : 1000);
+    const GemmParams launch = launch_params(sk, run, asked);
+    EXPECT_EQ(launch.splits, asked.splits);
+    EXPECT_EQ(launch.k_per_split, emulated ? 384 : 200);
+    if (emulated) {
+      const GemmParams five = launch_params(sk, run, {5, SplitKMode::kParallel});
+      EXPECT_EQ(five.splits, 4);
+      EXPECT_EQ(five.k_per_split, 768);
+    }
   }
+}
+
+// A TF32 split-K instance writes C through its FP32 partials, so it takes what TMA cannot write:
+// 127x3001x1531 row-major (3001 x 127 to cuBLAS, ldc 3001, k 1531) runs on a copy of A padded to
+// 3004 rows and of both operands padded to k = 1536, which 2, 3, 4, 6, 8 or 12 batches cut; the
+// instances whose epilogue writes C, and the register-A one, refuse it by name.
+TEST(Wgmma, Tf32SplitKTakesAnyC) {
+  auto tf32 = [](WgmmaSchedule schedule, Op op_a) {
+    return instance(wgmma_config(128, 64, 32, 0, 1, 1, schedule, op_a, Op::N, DataType::kF32, DataType::kF32, 1,
+                                 false, ComputeType::kTF32));
+  };
+  const KernelInstance sk = tf32(WgmmaSchedule::kSplitK, Op::T);
+  ASSERT_EQ(invalid_reason(sk.config), nullptr);
+  GemmProblem p = problem(Op::T, Op::T, 3001, 127, 1531);
+  p.types = sk.config.types;
+  p.a = reinterpret_cast<const void*>(0x10000), p.b = reinterpret_cast<const void*>(0x20000);
+  p.c = reinterpret_cast<void*>(0x30000);
+  p.lda = 1531, p.ldb = 127, p.ldc = 3001;
+  EXPECT_EQ(cannot_implement(sk, p, h100()), "");
+  for (const Op op_a : {Op::N, Op::T})
+    for (const Op op_b : {Op::N, Op::T}) {
+      GemmProblem layout = p;
+      layout.op_a = op_a, layout.op_b = op_b;
+      layout.lda = op_a == Op::N ? 3001 : 1531, layout.ldb = op_b == Op::N ? 1531 : 127;
+      EXPECT_EQ(cannot_implement(sk, layout, h100(), RepackPolicy::kAllowed), "") << layout_code(op_a, op_b);
+    }
+  const RepackPlan plan = repack_plan(sk.config, p);
+  EXPECT_TRUE(plan.a && plan.b && plan.pad_m);
+  EXPECT_EQ(plan.k_multiple, kSplitKCopyKMultiple);
+  const GemmProblem run = repacked_problem(p, plan, reinterpret_cast<float*>(0x100000));
+  EXPECT_EQ(run.m, 3004);
+  EXPECT_EQ(run.k, 1536);
+  EXPECT_EQ(run.lda, 1536);
+  EXPECT_EQ(run.c, p.c);
+  EXPECT_EQ(repack_layout(p, plan).bytes, repack_layout(p, plan).b_offset_bytes + sizeof(float) * 1536 * 127);
+  EXPECT_GE(repack_layout(p, plan).b_offset_bytes, sizeof(float) * 1536 * 3004);
+  const GemmParams launch = launch_params(sk, run, {8, SplitKMode::kParallel});
+  EXPECT_EQ(launch.splits, 8);
+  EXPECT_EQ(launch.k_per_split, 192);
+  // The tuner's and the untuned choice's split counts are those that cut the copies' K.
+  EXPECT_EQ(copies_k(sk.config, 1531), 1536);
+  const std::vector<SplitChoice> splits = split_candidates(sk.config, 3001, 127, 1531, 132);
+  ASSERT_FALSE(splits.empty());
+  for (const SplitChoice s : splits) EXPECT_EQ(splitk_batches(1536, s.splits), s.splits) << s.splits;
+  EXPECT_EQ(workspace_size(sk, p, {8, SplitKMode::kParallel}).partial_bytes,
+            size_t{8} * partial_ld(3001) * 127 * sizeof(float));
+  EXPECT_NE(cannot_implement(tf32(WgmmaSchedule::kPingpong, Op::T), p, h100()).find("ldc 3001"), std::string::npos);
+  GemmProblem aligned_c = p;
+  aligned_c.ldc = 3004;
+  EXPECT_NE(cannot_implement(tf32(WgmmaSchedule::kPingpong, Op::T), aligned_c, h100()).find("m = 3001"),
+            std::string::npos);
+  GemmProblem m_major = aligned_c;
+  m_major.op_a = Op::N, m_major.lda = 3004, m_major.k = 1532;
+  EXPECT_NE(cannot_implement(tf32(WgmmaSchedule::kSplitK, Op::N), m_major, h100()).find("m = 3001"), std::string::npos);
+  // A problem TMA reads and writes as it is keeps its m and k.
+  GemmProblem whole = problem(Op::T, Op::N, 3004, 128, 1532);
+  whole.types = sk.config.types;
+  const RepackPlan none = repack_plan(sk.config, whole);
+  EXPECT_FALSE(none.any() || none.pad_m);
+  EXPECT_EQ(repacked_problem(whole, none, nullptr).k, 1532);
 }
 
 // An instance of a row-major C runs the caller's problem transposed: a `tn` problem 16 tokens tall

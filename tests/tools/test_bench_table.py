@@ -33,4 +33,16 @@ header = next(line for line in lines if line.startswith("| problem"))
 assert "autogemm FP32 µs" in header and "vs autogemm FP32" in header, header
 plain = perf_report.tensor_set_lines([("tf32 seed", {"results": [result(32.0, 30.0)]})], ["x.json"], "docs")
 assert not any("autogemm FP32" in line for line in plain), plain
-print("bench_table: the pedantic FP32 side by side in rows, summaries and tables; absent where not measured")
+# A file's floor uses the copy rate measured on its device: the H200's, else the H100's.
+assert bench_table.device_bandwidth_tbs({"device": {"name": "NVIDIA H200"}}) == 4.28
+assert bench_table.device_bandwidth_tbs({"device": {"name": "NVIDIA H100 80GB HBM3"}}) == bench_table.BANDWIDTH_TBS
+assert bench_table.device_bandwidth_tbs({}) == bench_table.BANDWIDTH_TBS
+narrow = dict(result(32.0, 30.0), types="f32.f32.f32.tf32")  # 128x3072x3072: memory-bound on both
+h100_floor = bench_table.problem_row(narrow)["floor_us"]
+h200_floor = bench_table.problem_row(narrow, bandwidth_tbs=4.28)["floor_us"]
+assert abs(h100_floor / h200_floor - 4.28 / 3.0) < 1e-9, (h100_floor, h200_floor)
+h200 = perf_report.tensor_set_lines([("tf32 seed", dict(doc, device={"name": "NVIDIA H200"}))], ["x.json"], "docs",
+                                    heading="H200 ")
+assert "### The H200 tf32 seed set" in h200, h200
+print("bench_table: the pedantic FP32 side by side in rows, summaries and tables; absent where not measured; "
+      "floors at the copy rate of the file's device")
