@@ -23,9 +23,9 @@ namespace autogemm {
 /// nothing more to be replayed.
 inline constexpr int kRepackMinOtherExtent = 2048;
 
-/// A TF32 or 3xTF32 split-K instance whose copies it makes pads their k to a multiple of this: the
-/// batches are equal multiples of 8 (splitk_batches), so 64 lets 2, 4 and 8 splits cut any k; 127x3001x1531's
-/// 1531 padded only to 4 (1532 = 4 x 383) allows no batch at all.
+/// What a TF32 or 3xTF32 split-K instance that copies both operands pads their k to. Its batches
+/// are equal multiples of 8 (splitk_batches), so 64 lets 2, 4 and 8 of them cut any k; 127x3001x1531's
+/// k padded only to 4 (1532 = 4 x 383) allows no batch at all.
 inline constexpr int kSplitKCopyKMultiple = 64;
 
 /// What a TF32 or 3xTF32 instance's copies round k up to: kSplitKCopyKMultiple for a split-K
