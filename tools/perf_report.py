@@ -322,7 +322,8 @@ def report(sets, args):
                   "so its sets ran with tables tuned on it from an empty database by the commands above: "
                   f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc.csv'), docs_dir)}` (BF16/FP16, every row) and "
                   f"`{link(os.path.join(RESULTS, 'h200_tuning_table_fp32tc.csv'), docs_dir)}` (TF32/3xTF32: the rows "
-                  "fully timed, which hold each problem's best; the quick pass's rows left out). No pedantic FP32 "
+                  "fully timed, which hold each problem's best; the quick pass's rows left out; tuned before the K-major "
+                  "copy's 64×32 tile, which its benches ran with). No pedantic FP32 "
                   "table was tuned on it, so its \"autogemm FP32\" column is the untuned pedantic choice. Sets "
                   "whose name ends in `untuned` ran with no database.", ""]
         lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir, heading="H200 ")
