@@ -498,7 +498,9 @@ TEST_F(GemmExApiTest, MathModeChoosesTheArithmeticOfFp32Calls) {
                                     CUDA_R_32F, n, c.get(), CUDA_R_32F, n, AUTOGEMM_COMPUTE_32F, &info),
               AUTOGEMM_STATUS_SUCCESS)
         << autogemmGetLastErrorMessage();
-    if (hopper()) EXPECT_EQ(std::string(info.kernel).rfind(m.kernel_prefix, 0), 0u) << info.kernel;
+    if (hopper()) {
+      EXPECT_EQ(std::string(info.kernel).rfind(m.kernel_prefix, 0), 0u) << info.kernel;
+    }
   }
 }
 
