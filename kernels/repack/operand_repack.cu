@@ -75,26 +75,23 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
   const int k0 = blockIdx.x * kCopyTileK;
   const int tid = threadIdx.y * kTile + threadIdx.x;
   const int row = tid / 8, quad0 = tid % 8;  // the write phase: 32 rows x 16 quads, two quads a thread
+  // Load n: a K-contiguous src walks k along the lanes (two 32-wide halves) and rows along
+  // threadIdx.y; an outer-contiguous one walks the rows along the lanes and k along threadIdx.y.
+  auto tile_k = [&](int n) -> int {
+    return k_contiguous ? threadIdx.x + kTile * (n % 2) : threadIdx.y + kTileRowsPerPass * n;
+  };
+  auto tile_i = [&](int n) -> int { return k_contiguous ? threadIdx.y + kTileRowsPerPass * (n / 2) : threadIdx.x; };
   for (int i0 = blockIdx.y * kTile; i0 < dst_outer; i0 += gridDim.y * kTile) {
-    // Load n: a K-contiguous src walks k along the lanes (two 32-wide halves) and rows along
-    // threadIdx.y; an outer-contiguous one walks the rows along the lanes and k along threadIdx.y.
     float v[kCopyLoads];
 #pragma unroll
     for (int n = 0; n < kCopyLoads; ++n) {
-      const int dk = k_contiguous ? threadIdx.x + kTile * (n % 2) : threadIdx.y + kTileRowsPerPass * n;
-      const int di = k_contiguous ? threadIdx.y + kTileRowsPerPass * (n / 2) : threadIdx.x;
-      const int kk = k0 + dk, i = i0 + di;
+      const int kk = k0 + tile_k(n), i = i0 + tile_i(n);
+      const int64_t at = k_contiguous ? kk + static_cast<int64_t>(i) * lds : i + static_cast<int64_t>(kk) * lds;
       // src is read exactly once: streaming loads keep it from evicting what the GEMM will read.
-      v[n] = kk < k && i < outer
-                 ? __ldcs(src + (k_contiguous ? kk + static_cast<int64_t>(i) * lds : i + static_cast<int64_t>(kk) * lds))
-                 : 0.0f;
+      v[n] = kk < k && i < outer ? __ldcs(src + at) : 0.0f;
     }
 #pragma unroll
-    for (int n = 0; n < kCopyLoads; ++n) {
-      const int dk = k_contiguous ? threadIdx.x + kTile * (n % 2) : threadIdx.y + kTileRowsPerPass * n;
-      const int di = k_contiguous ? threadIdx.y + kTileRowsPerPass * (n / 2) : threadIdx.x;
-      tile[di][dk] = v[n];
-    }
+    for (int n = 0; n < kCopyLoads; ++n) tile[tile_i(n)][tile_k(n)] = v[n];
     __syncthreads();
     const int i = i0 + row;
 #pragma unroll

@@ -28,6 +28,10 @@ inline constexpr int kRepackMinOtherExtent = 2048;
 /// k padded only to 4 (1532 = 4 x 383) allows no batch at all.
 inline constexpr int kSplitKCopyKMultiple = 64;
 
+/// Whether `c` is a TF32 or 3xTF32 split-K instance that reads A from its K-major copy (not
+/// register-A): it writes C through its FP32 partials, so it takes any C, its copy of A may carry m
+/// padded to 4 (RepackPlan::pad_m) and its copies a k padded to kSplitKCopyKMultiple.
+bool splitk_on_copies(const KernelConfig& c);
 /// What a TF32 or 3xTF32 instance's copies round k up to: kSplitKCopyKMultiple for a split-K
 /// instance that copies both operands whatever the layout (3xTF32, or k not a multiple of 4), else
 /// 4 (a k that TMA reads in place is one already).

@@ -20,7 +20,7 @@ RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem) {
     // A split-K instance writes C through its partials: an m that is not a multiple of 4 runs as one
     // that is, on a copy of A with zero rows added (the register-A instance, which reads A in place,
     // leaves such problems to the others: its cannot_implement).
-    plan.pad_m = kernel.schedule == WgmmaSchedule::kSplitK && kernel.op_a == Op::T && problem.m % 4 != 0;
+    plan.pad_m = splitk_on_copies(kernel) && problem.m % 4 != 0;
     // A register-A instance (op_a N) reads A M-major in place (its cannot_implement rules out the
     // rest: A op T or misaligned, k % 4 != 0).
     plan.a = kernel.op_a == Op::T && (split || !k_whole || plan.pad_m || problem.op_a != Op::T ||
@@ -41,10 +41,14 @@ RepackPlan repack_plan(const KernelConfig& kernel, const GemmProblem& problem) {
   return plan;
 }
 
+bool splitk_on_copies(const KernelConfig& c) {
+  return is_tf32_wgmma(c) && c.schedule == WgmmaSchedule::kSplitK && c.op_a == Op::T;
+}
+
 int copy_k_multiple(const KernelConfig& c, int k) {
   // Such an instance copies both operands (repack_plan), so the padding adds only zero products.
   const bool both_copied = c.types.compute == ComputeType::k3xTF32 || k % 4 != 0;
-  return c.schedule == WgmmaSchedule::kSplitK && c.op_a == Op::T && both_copied ? kSplitKCopyKMultiple : 4;
+  return splitk_on_copies(c) && both_copied ? kSplitKCopyKMultiple : 4;
 }
 
 int copies_k(const KernelConfig& c, int k) {
@@ -60,7 +64,8 @@ RepackLayout repack_layout(const GemmProblem& problem, RepackPlan plan) {
   size_t a_bytes = 0;
   if (plan.k_major_parts > 0) {
     const int64_t k_extent = plan.k_major_parts * round_up(problem.k, plan.k_multiple);
-    if (plan.a) layout.lda = k_extent, a_bytes = sizeof(float) * static_cast<size_t>(k_extent) * copy_rows_a(problem, plan);
+    if (plan.a)
+      layout.lda = k_extent, a_bytes = sizeof(float) * static_cast<size_t>(k_extent) * copy_rows_a(problem, plan);
     layout.b_offset_bytes = static_cast<size_t>(round_up(static_cast<int64_t>(a_bytes), 256));
     layout.bytes = a_bytes;
     if (plan.b)

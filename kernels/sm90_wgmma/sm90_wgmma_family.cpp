@@ -48,7 +48,7 @@ std::string wgmma_cannot_implement(const KernelConfig& c, const GemmProblem& pro
     // A and B: K-major copies wherever the problem's are not (repack_plan). C is written in place by
     // TMA, except by a split-K instance: its partials are aligned whatever C is, A's copy pads m to
     // 4 (RepackPlan::pad_m), and its finish writes C element by element.
-    const bool through_partials = c.schedule == WgmmaSchedule::kSplitK && c.op_a == Op::T;
+    const bool through_partials = splitk_on_copies(c);
     if (!through_partials && !vector_aligned(problem.c, problem.ldc, cb))
       return "TMA needs C 16-byte aligned with ldc a multiple of 4 (ldc " + std::to_string(problem.ldc) + ")";
     if (!through_partials && problem.m % 4 != 0)
