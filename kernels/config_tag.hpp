@@ -6,10 +6,13 @@
 
 namespace autogemm::detail {
 
+/// AB and Out: the operands' and C's types (FP32 sums); 16-bit ones for GEMV instances only.
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int S, int MinBlocks, Op OpA, Op OpB, int Align,
-          Family F = Family::kGemm, int Slices = 1, int Residues = 1>
+          Family F = Family::kGemm, int Slices = 1, int Residues = 1, DataType AB = DataType::kF32,
+          DataType Out = DataType::kF32>
 struct ConfigTag {
-  static constexpr KernelConfig value{BM, BN, BK, WM, WN, TM, TN, S, MinBlocks, OpA, OpB, Align, F, Slices, Residues};
+  static constexpr KernelConfig value{BM, BN, BK, WM, WN, TM, TN, S, MinBlocks, OpA, OpB, Align, F, Slices, Residues,
+                                      GemmTypes{AB, AB, Out, ComputeType::kF32}};
 };
 
 /// A wgmma instance as a type (wgmma_config's arguments).

@@ -198,7 +198,8 @@ constexpr KernelConfig gemm_config(const TileShape& t, const PipelineChoice& pc,
 }
 
 /// Every valid instance of the grid, in a fixed order (layout, alignment, GEMM tile and pipeline,
-/// sliced-K tile, then GEMV shape; then the residue instances, the TMA instances, the wgmma instances).
+/// sliced-K tile, then GEMV shape; then the residue instances, the TMA instances, the 16-bit GEMV
+/// instances, the wgmma instances).
 inline std::vector<KernelConfig> enumerate_grid() {
   std::vector<KernelConfig> out;
   for (Op a : kOps)
@@ -230,6 +231,17 @@ inline std::vector<KernelConfig> enumerate_grid() {
       c.family = Family::kTma;
       if (is_valid(c)) out.push_back(c);
     }
+  // GEMV instances of BF16/FP16 operands, C of their type or FP32: 16-byte vectors only (a 16-bit
+  // problem they cannot read runs on aligned copies, realigned.hpp).
+  for (DataType t : {DataType::kBF16, DataType::kF16})
+    for (DataType out_type : {t, DataType::kF32})
+      for (Op a : kOps)
+        for (Op b : kOps)
+          for (const GemvShape& g : kGemvShapes) {
+            const KernelConfig c =
+                gemv_config(g.bm, g.loads_in_flight, a, b, 8, GemmTypes{t, t, out_type, ComputeType::kF32});
+            if (is_valid(c)) out.push_back(c);
+          }
   // Tile outermost: a tile added at the end of kWgmmaTiles adds instances after the others; the
   // generator deals kernels round-robin, so each of the 16 group files that gains one recompiles
   // whole (adding 32 kernels rebuilt every group: about 25 minutes on 2 cores).

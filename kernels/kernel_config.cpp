@@ -30,7 +30,11 @@ std::string kernel_name(const KernelConfig& c) {
   if (c.is_wgmma()) return wgmma_name(c);
   char buf[128];
   if (c.is_gemv()) {
-    std::snprintf(buf, sizeof buf, "simt_sgemv_%dx%d_u%d_b%d_%s_align%d", c.bm, c.bn, c.stages, c.threads(),
+    // FP32 instances keep the names their database rows carry; 16-bit ones name operands and C.
+    char prefix[32] = "simt_sgemv_";
+    if (c.types != kF32Types)
+      std::snprintf(prefix, sizeof prefix, "simt_gemv_%s_%s_", data_type_name(c.types.a), data_type_name(c.types.c));
+    std::snprintf(buf, sizeof buf, "%s%dx%d_u%d_b%d_%s_align%d", prefix, c.bm, c.bn, c.stages, c.threads(),
                   layout_code(c.op_a, c.op_b).c_str(), c.align);
     return buf;
   }
@@ -52,15 +56,28 @@ std::optional<Op> parse_op(char ch) {
   return std::nullopt;
 }
 
+// "simt_sgemv_..." (FP32) or "simt_gemv_<operands>_<C>_..." (16-bit operands).
 std::optional<KernelConfig> parse_gemv_name(const std::string& s) {
+  GemmTypes types = kF32Types;
+  const char* rest = s.c_str() + std::string_view("simt_sgemv_").size();
+  if (s.rfind("simt_gemv_", 0) == 0) {
+    char ab[8] = "", out[8] = "";
+    int used = 0;
+    if (std::sscanf(s.c_str(), "simt_gemv_%7[a-z0-9]_%7[a-z0-9]_%n", ab, out, &used) != 2 || used == 0)
+      return std::nullopt;
+    const auto a = parse_data_type(ab), c_type = parse_data_type(out);
+    if (!a || !c_type) return std::nullopt;
+    types = GemmTypes{*a, *a, *c_type, ComputeType::kF32};
+    rest = s.c_str() + used;
+  }
   int bm = 0, bn = 0, loads = 0, threads = 0, align = 0, consumed = 0;
   char la = 0, lb = 0;
-  const int fields = std::sscanf(s.c_str(), "simt_sgemv_%dx%d_u%d_b%d_%c%c_align%d%n", &bm, &bn, &loads, &threads,
-                                 &la, &lb, &align, &consumed);
-  if (fields != 7 || consumed != static_cast<int>(s.size())) return std::nullopt;
+  const int fields =
+      std::sscanf(rest, "%dx%d_u%d_b%d_%c%c_align%d%n", &bm, &bn, &loads, &threads, &la, &lb, &align, &consumed);
+  if (fields != 7 || rest[consumed] != '\0') return std::nullopt;
   const auto op_a = parse_op(la), op_b = parse_op(lb);
   if (!op_a || !op_b) return std::nullopt;
-  const KernelConfig c = gemv_config(bm, loads, *op_a, *op_b, align);
+  const KernelConfig c = gemv_config(bm, loads, *op_a, *op_b, align, types);
   if (bn != c.bn || threads != c.threads() || kernel_name(c) != s) return std::nullopt;
   return c;
 }
@@ -107,7 +124,7 @@ std::optional<KernelConfig> parse_kernel_name(std::string_view name) {
   char la = 0, lb = 0;
   int consumed = 0;
   const std::string s(name);
-  if (s.rfind("simt_sgemv_", 0) == 0) return parse_gemv_name(s);
+  if (s.rfind("simt_sgemv_", 0) == 0 || s.rfind("simt_gemv_", 0) == 0) return parse_gemv_name(s);
   if (s.rfind("sm90_wgmma_", 0) == 0) return parse_wgmma_name(s);
   constexpr std::string_view kTmaPrefix = "simt_sgemm_tma_";
   const bool tma = s.rfind(kTmaPrefix, 0) == 0;

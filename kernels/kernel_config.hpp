@@ -106,9 +106,9 @@ inline constexpr int kTmaCopyBarrier = 1;
 inline constexpr int kGemvThreads = 256;
 inline constexpr int kGemvMaxN = 4;
 
-/// GEMV instances use bm (rows of C per block), bn = kGemvMaxN, bk = 4 (k per load vector),
-/// stages (loads each thread keeps in flight), min_blocks = 1, ops and align; the warp and thread
-/// tiles are 0. See gemv_config().
+/// GEMV instances use bm (rows of C per block), bn = kGemvMaxN, bk = elements per 16-byte vector (4
+/// FP32, 8 BF16/FP16), stages (loads each thread keeps in flight), min_blocks = 1, ops, align and
+/// types; the warp and thread tiles are 0. See gemv_config().
 struct KernelConfig {
   int bm = 0, bn = 0, bk = 0;  // threadblock tile
   int wm = 0, wn = 0;          // warp tile
@@ -116,7 +116,7 @@ struct KernelConfig {
   int stages = 0;              // cp.async pipeline depth (GEMV: loads in flight per thread)
   int min_blocks = 0;          // __launch_bounds__ minimum blocks per SM
   Op op_a = Op::N, op_b = Op::N;
-  int align = 1;               // elements per global load: 4 (16-byte vectors) or 1 (scalar)
+  int align = 1;               // elements per global load: 16-byte vectors (4 FP32, 8 16-bit) or 1 (scalar)
   Family family = Family::kGemm;
   // Sliced K: `slices` groups of warps each cover the whole block tile and take 1 / slices of every
   // BK step; their accumulators are added through shared memory before the epilogue. More warps per
@@ -140,8 +140,9 @@ struct KernelConfig {
   //   registers (transposes_a), where the zeroing costs one test per tile.
   // Either way a residue's splits are split-k planes: blockIdx.z = r · splits per residue + split.
   int residues = 1;
-  // What the instance computes (data_types.hpp). The families here compute FP32, the "s" of
-  // simt_sgemm and simt_sgemv in their names; the validity rule refuses any other combination.
+  // What the instance computes (data_types.hpp). The SIMT GEMM and TMA families compute FP32, the "s"
+  // of simt_sgemm in their names; GEMV instances read FP32 (simt_sgemv) or BF16/FP16 operands into
+  // FP32 sums (simt_gemv_bf16_f32_...); wgmma instances name their types.
   GemmTypes types{};
   // kWgmma instances: the thread-block cluster (blocks along M x along N sharing TMA loads by
   // multicast) and the schedule.
@@ -254,10 +255,18 @@ constexpr bool copies_whole_rows(int x, int bk, bool k_major, int vec, int threa
   return threads % ((k_major ? bk : x) / vec) == 0;
 }
 
-/// A GEMV instance: `bm` rows of C per block, `loads_in_flight` vector loads per thread per step.
-constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b, int align) {
-  return KernelConfig{bm, kGemvMaxN, 4, 0, 0, 0, 0, loads_in_flight, 1, op_a, op_b, align, Family::kGemv};
+/// A GEMV instance: `bm` rows of C per block, `loads_in_flight` vector loads per thread per step, of
+/// `types` (FP32, or BF16/FP16 operands with FP32 sums and C of their type or FP32).
+constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b, int align,
+                                   GemmTypes types = kF32Types) {
+  KernelConfig c{bm, kGemvMaxN, 16 / data_type_bytes(types.a), 0, 0, 0, 0, loads_in_flight, 1, op_a, op_b, align,
+                 Family::kGemv};
+  c.types = types;
+  return c;
 }
+
+/// Elements of a GEMV instance's operand type in one 16-byte vector (4 FP32, 8 BF16/FP16).
+constexpr int gemv_vector(const KernelConfig& c) { return 16 / data_type_bytes(c.types.a); }
 
 /// A wgmma instance: tile bm x bn x bk, `stages` (0: as many as fit), cluster, schedule, layout and
 /// types (A and B of `operands`, C of `output`, the arithmetic `compute`: FP32 for 16-bit operands,
@@ -282,20 +291,27 @@ constexpr bool is_tf32_wgmma(const KernelConfig& c) { return c.is_wgmma() && c.t
 
 /// The validity rule of GEMV instances (see invalid_reason).
 constexpr const char* invalid_gemv_reason(const KernelConfig& c) {
-  if (c.bn != kGemvMaxN || c.bk != 4 || c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 || c.min_blocks != 1 ||
-      c.slices != 1)
-    return "GEMV instance must have bn = kGemvMaxN, bk = 4, no warp or thread tile, min blocks 1, one k-slice";
-  if (c.align != 1 && c.align != 4) return "align must be 1 (scalar) or 4 (16-byte vectors)";
+  if (c.types != kF32Types && (c.types.a == DataType::kF32 || !is_known_combination(c.types)))
+    return "GEMV instance computes FP32, or BF16/FP16 operands into FP32 with C of their type or FP32";
+  const int vector = gemv_vector(c);
+  if (c.bn != kGemvMaxN || c.bk != vector || c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 ||
+      c.min_blocks != 1 || c.slices != 1)
+    return "GEMV instance must have bn = kGemvMaxN, bk = its 16-byte vector, no warp or thread tile, min blocks 1, "
+           "one k-slice";
+  // A 16-bit problem that 16-byte vectors cannot read runs on aligned copies (realigned.hpp).
+  if (vector == 4 ? c.align != 1 && c.align != 4 : c.align != vector)
+    return "align must be 1 (scalar) or 4 for FP32 GEMV instances, 8 (16-byte vectors) for 16-bit ones";
   if (c.stages < 1 || c.stages > 8) return "GEMV loads in flight must lie in [1, 8]";
   if (a_is_k_major(c.op_a)) {
     // One warp per bm / 8 rows, its lanes along K.
     if (c.bm < 8 || c.bm > 64 || c.bm % 8 != 0) return "K-major GEMV: BM must be a multiple of 8 in [8, 64]";
     if ((c.bm / 8) * c.stages > 16) return "K-major GEMV: (BM / 8) * loads in flight must be at most 16 (registers)";
   } else {
-    // bm / 4 lanes along M (4 rows each) must divide a warp, so a warp's k-groups are whole.
-    const int lanes = c.bm / 4;
-    if (c.bm < 8 || c.bm > 128 || c.bm % 4 != 0 || 32 % lanes != 0)
-      return "M-major GEMV: BM / 4 must divide 32 (BM in 8, 16, 32, 64, 128)";
+    // bm / vector lanes along M (a vector of rows each) must divide a warp, so a warp's k-groups are
+    // whole.
+    const int lanes = c.bm / vector;
+    if (c.bm < 8 || c.bm > 128 || c.bm % vector != 0 || 32 % lanes != 0)
+      return "M-major GEMV: BM / (elements per 16-byte vector) must divide 32 (BM in 8, 16, 32, 64, 128)";
   }
   return nullptr;
 }
@@ -387,8 +403,8 @@ constexpr const char* invalid_reason(const KernelConfig& c) {
   if (c.cluster_m != 1 || c.cluster_n != 1 || c.schedule != WgmmaSchedule::kCooperative || c.swizzle != 1 ||
       c.c_row_major)
     return "clusters, schedules, swizzles and row-major C belong to wgmma instances";
-  if (c.types != kF32Types) return "the SIMT families compute FP32 only (types f32)";
   if (c.is_gemv()) return invalid_gemv_reason(c);
+  if (c.types != kF32Types) return "the SIMT GEMM and TMA families compute FP32 only (types f32)";
   if (c.is_tma()) return invalid_tma_reason(c);
   if (c.family != Family::kGemm) return "unknown kernel family";
   if (c.bm < 16 || c.bm > 256 || c.bn < 16 || c.bn > 256) return "block tile BM, BN must lie in [16, 256]";
@@ -440,7 +456,8 @@ std::string layout_code(Op a, Op b);
 /// "simt_sgemm_128x128x8_w64x32_t8x4_s3_b256x2_nt_align4", with "_ks2" after the thread tile for 2
 /// k-slices ("simt_sgemm_64x64x32_w32x32_t4x8_ks2_s3_b256x2_nn_align4"; one slice writes nothing, so
 /// older names stay keys) and "_res4" at the end for a residue instance (KernelConfig::residues),
-/// or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in flight, threads), or
+/// or "simt_sgemv_16x4_u8_b256_nn_align4" (rows x max columns, loads in flight, threads; FP32), or
+/// "simt_gemv_bf16_f32_16x4_u8_b256_tn_align8" (BF16/FP16 operands, then C's type), or
 /// "simt_sgemm_tma_256x128x16_w64x64_t8x16_s4_b384x1_nt_align4" for a kTma instance (threads
 /// counting its copy warpgroup), or "sm90_wgmma_bf16_f32_128x256x64_c2x1_coop_tn_align8" for a
 /// kWgmma instance (operand type, output type, tile, cluster, schedule coop|ping|sk|splitk, "_s4" for an

@@ -75,23 +75,35 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   const long busy_sms = std::min<long>(blocks, device.sm_count);
   const double per_sm = std::min(kMaxInFlightPerSm, per_block * static_cast<double>(resident) / busy_sms);
   const double in_flight = per_sm * static_cast<double>(busy_sms);
-  // An M-major block reads bm x 4 bytes of each column (short_run_efficiency).
-  const double run_efficiency = k_major ? 1.0 : short_run_efficiency(4.0 * c.bm, 4.0 * static_cast<double>(m) * k);
-  const double rate = std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLoadedLatencyUs);
-  const double bytes = 4.0 * (static_cast<double>(m) * k + static_cast<double>(k) * n + 2.0 * m * n);
+  // An M-major block reads bm elements of each column (short_run_efficiency).
+  const double e = data_type_bytes(c.types.a), e_c = data_type_bytes(c.types.c);
+  const double run_efficiency = k_major ? 1.0 : short_run_efficiency(e * c.bm, e * static_cast<double>(m) * k);
+  // 16-bit M-major blocks stream at about 0.57 of the FP32 ones' rate: 1x3072x3072 `nn` at best
+  // 13.7 us for 18.9 MB of BF16 (64x4, 12 splits) against 15.7 for 37.7 MB of FP32 (H200).
+  const double m_major_16bit = !k_major && e < 4 ? 0.57 : 1.0;
+  const double rate =
+      std::min(device.dram_bytes_per_us * run_efficiency, in_flight / kLoadedLatencyUs) * m_major_16bit;
+  const double bytes = e * (static_cast<double>(m) * k + static_cast<double>(k) * n) + e_c * 2.0 * m * n;
   // Scalar instances issue 4 loads where align4 issues one. An M-major block's scalar loads read
   // bm-byte pieces of a column: with 16-row blocks that cost 1.56x on the H100 (1x3072x3072 `nt`
   // align1 32.5 us vs `nn` align4 20.8 us untuned), with 64 rows and more next to nothing
   // (1x4096x11008 `nt` align1 72.7 us, `nn` align4 71.4); the K-major
   // mapping's scalar loads cost nothing measurable (`tt` align1 19.4 vs `tn` align4 20.3 us).
-  double issue = c.align == 4 ? 1.0 : (k_major || c.bm >= 64 ? 1.05 : 1.5);
-  // K-major lanes each load 4 k of every column of B per step, shared by the warp's bm / 8 rows;
+  double issue = c.align > 1 ? 1.0 : (k_major || c.bm >= 64 ? 1.05 : 1.5);
+  // K-major lanes each load a vector's k of every column of B per step, shared by the warp's bm / 8 rows;
   // with n > 1 those scalar loads span many L1 lines (op(B) = B^T strides by ldb): measured 30.5 vs
   // 22.9 us (`tn`) and 90.2 vs 23.2 us (`tt`) for one row per warp against the best on 4x3072x3072.
   if (k_major && n > 1) issue *= 1.0 + (n - 1) * (c.op_b == Op::T ? 1.0 : 0.12) / (c.bm / 8.0);
+  // 16-bit K-major steps read their 8 values of B per column at the FMAs, shared by a warp's bm / 8
+  // rows: one row per warp ran 1x4096x4096 `tn` (BF16) in 20.2 us, two in 18.0, four in 16.3.
+  if (k_major && e < 4) issue *= 1.0 + 0.25 / (c.bm / 8.0);
   double t = bytes / rate * issue + 2.0;
   // Split K: partials written and read back through L2, and the last block's reduction tail.
   if (splits > 1) t += 4.0 * 2.0 * splits * m * n / device.l2_bytes_per_us + 0.5;
+  // A 16-bit K-major split ending inside a warp step of 256 k reads that step element by element
+  // (1x4096x4096 `tn`, BF16, 64x4: 3 splits 22.4 us against 17.2 and 16.1 for 2 and 4; the split
+  // candidates leave such splits out, tables measured before may hold them).
+  if (k_major && e < 4 && splits > 1 && split_geometry(c, k, splits).k_per_split % (32 * gemv_vector(c)) != 0) t += 6.0;
   return t;
 }
 

@@ -89,9 +89,10 @@ KernelChoice KernelSelector::choose(const GemmProblem& problem, cudaStream_t str
                           " on this device" +
                           (problem.types == kF32Types
                                ? std::string(" (build filtered by AUTOGEMM_KERNELS?)")
-                               : std::string(" (BF16/FP16 run on sm_90a tensor cores, in builds with CUTLASS, with A, "
-                                             "B and C 16-byte aligned and leading dimensions multiples of 8 "
-                                             "elements, of 4 for an FP32 C)")));
+                               : std::string(" (BF16/FP16 run on sm_90a tensor cores, in builds with CUTLASS, and "
+                                             "outputs at most 4 wide or tall on the GEMV kernels of sm_80 and "
+                                             "newer, with A, B and C 16-byte aligned and leading dimensions "
+                                             "multiples of 8 elements, of 4 for an FP32 C)")));
   logger().debug("choice m={} n={} k={} {} align{}: source={} kernel={} splits={} mode={}", problem.m, problem.n,
                  problem.k, layout_code(problem.op_a, problem.op_b), key.align, choice.source, choice.kernel->name,
                  choice.split.splits, split_mode_name(choice.split.mode));

@@ -11,6 +11,15 @@ namespace {
 
 std::string op_literal(Op op) { return op == Op::N ? "Op::N" : "Op::T"; }
 
+const char* type_literal(DataType t) {
+  switch (t) {
+    case DataType::kF32: return "DataType::kF32";
+    case DataType::kF16: return "DataType::kF16";
+    case DataType::kBF16: return "DataType::kBF16";
+  }
+  throw std::invalid_argument("unknown data type");
+}
+
 std::string tag_of(const KernelConfig& c) {
   std::ostringstream s;
   s << "detail::ConfigTag<" << c.bm << ", " << c.bn << ", " << c.bk << ", " << c.wm << ", " << c.wn << ", " << c.tm
@@ -18,6 +27,9 @@ std::string tag_of(const KernelConfig& c) {
     << op_literal(c.op_b) << ", " << c.align << (c.is_gemv() ? ", Family::kGemv" : c.is_tma() ? ", Family::kTma" : "");
   if (c.slices != 1 || c.residues != 1) s << ", Family::kGemm, " << c.slices;
   if (c.residues != 1) s << ", " << c.residues;
+  // A 16-bit GEMV instance spells the defaults before its types.
+  if (c.types != kF32Types)
+    s << ", " << c.slices << ", " << c.residues << ", " << type_literal(c.types.a) << ", " << type_literal(c.types.c);
   s << ">";
   return s.str();
 }
@@ -59,14 +71,6 @@ const char* compute_literal(ComputeType t) {
   throw std::invalid_argument("unknown compute type");
 }
 
-const char* type_literal(DataType t) {
-  switch (t) {
-    case DataType::kF32: return "DataType::kF32";
-    case DataType::kF16: return "DataType::kF16";
-    case DataType::kBF16: return "DataType::kBF16";
-  }
-  throw std::invalid_argument("unknown data type");
-}
 
 // A wgmma instance's registry entry: its tag, the CUTLASS kernel for attribute and occupancy
 // queries, and its workspace query (stream-K partials).

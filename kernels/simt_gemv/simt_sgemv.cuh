@@ -1,5 +1,6 @@
-// FP32 GEMV-shaped kernel for outputs at most kGemvMaxN columns wide (row-major M <= 4): C (m x n) =
-// alpha * op(A) op(B) + beta * C with n <= 4. An output at most 4 rows tall runs as its transpose
+// GEMV-shaped kernel for outputs at most kGemvMaxN columns wide (row-major M <= 4): C (m x n) =
+// alpha * op(A) op(B) + beta * C with n <= 4, A and B FP32, or BF16/FP16 read into FP32 sums (C of
+// their type or FP32; KernelConfig::types). An output at most 4 rows tall runs as its transpose
 // (transposed_problem; GemmParams::c_transposed stores C row-major). Such a problem reads A (m x k)
 // once and does at most 4 FMAs per element read, so it is bound by DRAM bandwidth; a GEMM tile
 // would stage A through shared memory and compute mostly zero columns. Here every thread streams
@@ -11,18 +12,23 @@
 // and writes C, in the same launch (deterministic: the order does not depend on which block
 // finishes last).
 //
-// Two mappings, picked by the layout of A:
-//  - M-major A (op N, element (i, k) at a[i + k * lda]): a block owns BM rows; BM / 4 lanes each own
-//    4 adjacent rows (one float4 per k, or 4 scalars BM / 4 apart in the scalar class), and the
-//    block's 256 / (BM / 4) groups of lanes take every group-count-th k of the split. Partial sums
+// Two mappings, picked by the layout of A, each reading A in 16-byte vectors of V elements (4 FP32,
+// 8 BF16/FP16):
+//  - M-major A (op N, element (i, k) at a[i + k * lda]): a block owns BM rows; BM / V lanes each own
+//    V adjacent rows (one vector per k, or V scalars BM / V apart in the FP32 scalar class), and the
+//    block's 256 / (BM / V) groups of lanes take every group-count-th k of the split. Partial sums
 //    are added across the groups of a warp with shuffles, then across warps through shared memory.
 //  - K-major A (op T, element (i, k) at a[i * lda + k]): each warp owns BM / 8 rows; its lanes read
-//    128 consecutive k per step (a float4 each, or 4 scalars 32 apart), and a warp shuffle adds up.
+//    32·V consecutive k per step (a vector each, or V scalars 32 apart), and a warp shuffle adds up.
 // Each instance is compiled for 1, 2 and 4 output columns (NC) so that n = 1 does not pay for the
 // registers of 4 columns; the launch picks by n.
 #pragma once
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
+
+#include <type_traits>
 
 #include "config_tag.hpp"
 #include "gemm_params.hpp"
@@ -33,10 +39,47 @@
 
 namespace autogemm::detail {
 
+/// The CUDA type of an element of DataType D.
+template <DataType D>
+using gemv_element_t = std::conditional_t<D == DataType::kF32, float,
+                                          std::conditional_t<D == DataType::kBF16, __nv_bfloat16, __half>>;
+
+__device__ __forceinline__ float to_float(float x) { return x; }
+__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
+
+/// A 16-byte vector of elements of T (its raw bits in a float4) as 16 / sizeof(T) floats.
+template <class T>
+__device__ __forceinline__ void unpack(float4 raw, float (&v)[16 / sizeof(T)]) {
+  if constexpr (std::is_same_v<T, float>) {
+    v[0] = raw.x, v[1] = raw.y, v[2] = raw.z, v[3] = raw.w;
+  } else {
+    const float words[4] = {raw.x, raw.y, raw.z, raw.w};
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+      const unsigned u = __float_as_uint(words[w]);
+      T pair[2];
+      static_assert(sizeof(pair) == sizeof(u));
+      memcpy(pair, &u, sizeof u);
+      v[2 * w] = to_float(pair[0]), v[2 * w + 1] = to_float(pair[1]);
+    }
+  }
+}
+
+/// One element of A, read once: FP32 with the stream's evict-first policy, 16-bit ones through L1.
+template <class T>
+__device__ __forceinline__ float load_a_scalar(const T* p, unsigned long long policy) {
+  if constexpr (std::is_same_v<T, float>)
+    return load_stream(p, policy);
+  else
+    return to_float(__ldg(p));
+}
+
 /// op(B)(k, j) for the GEMV kernels: B is tiny (k x n, n <= 4) and read through L1.
-template <Op OpB>
+template <Op OpB, class T>
 __device__ __forceinline__ float load_b(const GemmParams& p, int k, int j) {
-  return OpB == Op::N ? __ldg(p.f32_b() + k + static_cast<int64_t>(j) * p.ldb) : __ldg(p.f32_b() + static_cast<int64_t>(k) * p.ldb + j);
+  const T* b = static_cast<const T*>(p.b);
+  return to_float(OpB == Op::N ? __ldg(b + k + static_cast<int64_t>(j) * p.ldb) : __ldg(b + static_cast<int64_t>(k) * p.ldb + j));
 }
 
 /// K range [begin, end) of this block's split.
@@ -50,23 +93,40 @@ __device__ __forceinline__ KRange split_k_range(const GemmParams& p) {
 
 /// C(i, j)'s address: column-major, or row-major where the launch runs the transpose of an output
 /// at most 4 rows tall (GemmParams::c_transposed).
-__device__ __forceinline__ float* c_element(const GemmParams& p, int i, int j) {
-  return p.c_transposed ? p.f32_c() + static_cast<int64_t>(i) * p.ldc + j : p.f32_c() + static_cast<int64_t>(j) * p.ldc + i;
+template <class Out>
+__device__ __forceinline__ Out* c_element(const GemmParams& p, int i, int j) {
+  Out* c = static_cast<Out*>(p.c);
+  return p.c_transposed ? c + static_cast<int64_t>(i) * p.ldc + j : c + static_cast<int64_t>(j) * p.ldc + i;
+}
+
+/// store_scaled (gemm_params.hpp) for a C of any type: computed in FP32, rounded once to nearest.
+template <class Out>
+__device__ __forceinline__ void store_scaled_as(Out* out, float sum, float alpha, float beta) {
+  if constexpr (std::is_same_v<Out, float>) {
+    store_scaled(out, sum, alpha, beta);
+  } else {
+    const float v = beta == 0.0f ? alpha * sum : alpha * sum + beta * to_float(*out);
+    if constexpr (std::is_same_v<Out, __nv_bfloat16>)
+      *out = __float2bfloat16_rn(v);
+    else
+      *out = __float2half_rn(v);
+  }
 }
 
 /// Hands over this block's sum for C(i, j): straight to C when K is not split (alpha, beta; beta == 0
-/// never reads C, as in BLAS), else to this split's slice of the partials (split, j, i).
+/// never reads C, as in BLAS), else to this split's slice of the FP32 partials (split, j, i).
+template <class Out>
 __device__ __forceinline__ void emit(const GemmParams& p, int i, int j, float sum) {
   if (p.splits > 1) {
     p.partials[(static_cast<int64_t>(blockIdx.y) * p.n + j) * p.m + i] = sum;
     return;
   }
-  store_scaled(c_element(p, i, j), sum, p.alpha, p.beta);
+  store_scaled_as(c_element<Out>(p, i, j), sum, p.alpha, p.beta);
 }
 
 /// Split K only: after every thread's emit(), the last block of rows [m0, m0 + BM) to arrive adds the
 /// splits' partials in split order and writes C, then re-arms the counter for the next launch.
-template <int BM, int NC>
+template <int BM, int NC, class Out>
 __device__ __forceinline__ void reduce_splits_if_last(const GemmParams& p, int m0) {
   if (p.splits == 1) return;
   __shared__ bool last;
@@ -81,46 +141,46 @@ __device__ __forceinline__ void reduce_splits_if_last(const GemmParams& p, int m
     if (i >= p.m || j >= p.n) continue;
     float sum = 0.0f;
     for (int s = 0; s < p.splits; ++s) sum += __ldcg(p.partials + (static_cast<int64_t>(s) * p.n + j) * p.m + i);
-    store_scaled(c_element(p, i, j), sum, p.alpha, p.beta);
+    store_scaled_as(c_element<Out>(p, i, j), sum, p.alpha, p.beta);
   }
   if (threadIdx.x == 0) p.semaphores[blockIdx.x] = 0;
 }
 
 /// M-major A: element (i, k) at a[i + k * lda].
-template <int BM, int U, int NC, Op OpB, int Align>
+template <int BM, int U, int NC, Op OpB, int Align, class T, class Out>
 __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
-  constexpr int kLanes = BM / 4;                  // lanes along M, 4 rows each
+  constexpr int V = 16 / sizeof(T);               // elements per 16-byte vector
+  constexpr int kLanes = BM / V;                  // lanes along M, V rows each
   constexpr int kGroups = kGemvThreads / kLanes;  // groups of lanes along K
   constexpr int kWarps = kGemvThreads / 32;
   const int tid = threadIdx.x;
   const int lane_m = tid % kLanes, group = tid / kLanes;
   const int m0 = blockIdx.x * BM;
   const KRange kr = split_k_range(p);
-  // Row of a thread's element q: adjacent rows for a float4, rows kLanes apart for scalars (so each
+  // Row of a thread's element q: adjacent rows for a vector, rows kLanes apart for scalars (so each
   // scalar load instruction of a warp is still one contiguous run per k).
-  auto row_of = [&](int q) { return Align == 4 ? m0 + lane_m * 4 + q : m0 + lane_m + q * kLanes; };
-  const bool all_rows = row_of(3) < p.m;  // row_of(3) is the thread's last row in both mappings
+  auto row_of = [&](int q) { return Align == V ? m0 + lane_m * V + q : m0 + lane_m + q * kLanes; };
+  const bool all_rows = row_of(V - 1) < p.m;  // the thread's last row in both mappings
 
   const unsigned long long policy = evict_first_policy();  // A is read once
-  auto load_a = [&](int k, float (&v)[4]) {
-    const float* col = p.f32_a() + static_cast<int64_t>(k) * p.lda;
-    if (Align == 4 && all_rows) {
-      const float4 x = load_stream(reinterpret_cast<const float4*>(col + row_of(0)), policy);
-      v[0] = x.x, v[1] = x.y, v[2] = x.z, v[3] = x.w;
+  auto load_a = [&](int k, float (&v)[V]) {
+    const T* col = static_cast<const T*>(p.a) + static_cast<int64_t>(k) * p.lda;
+    if (Align == V && all_rows) {
+      unpack<T>(load_stream(reinterpret_cast<const float4*>(col + row_of(0)), policy), v);
     } else {
 #pragma unroll
-      for (int q = 0; q < 4; ++q) v[q] = all_rows || row_of(q) < p.m ? load_stream(col + row_of(q), policy) : 0.0f;
+      for (int q = 0; q < V; ++q) v[q] = all_rows || row_of(q) < p.m ? load_a_scalar(col + row_of(q), policy) : 0.0f;
     }
   };
   auto load_x = [&](int k, float (&x)[NC]) {
 #pragma unroll
-    for (int j = 0; j < NC; ++j) x[j] = j < p.n ? load_b<OpB>(p, k, j) : 0.0f;
+    for (int j = 0; j < NC; ++j) x[j] = j < p.n ? load_b<OpB, T>(p, k, j) : 0.0f;
   };
 
-  float acc[4][NC] = {};
-  auto fma_step = [&](const float (&v)[4], const float (&x)[NC]) {
+  float acc[V][NC] = {};
+  auto fma_step = [&](const float (&v)[V], const float (&x)[NC]) {
 #pragma unroll
-    for (int q = 0; q < 4; ++q)
+    for (int q = 0; q < V; ++q)
 #pragma unroll
       for (int j = 0; j < NC; ++j) acc[q][j] = fmaf(v[q], x[j], acc[q][j]);
   };
@@ -128,7 +188,7 @@ __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
   int k = kr.begin + group;
   // U steps' loads are issued before any of their FMAs, so U vectors per thread are in flight.
   for (; k + (U - 1) * kGroups < kr.end; k += U * kGroups) {
-    float v[U][4], x[U][NC];
+    float v[U][V], x[U][NC];
 #pragma unroll
     for (int u = 0; u < U; ++u) {
       load_a(k + u * kGroups, v[u]);
@@ -141,7 +201,7 @@ __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
   // time would wait out the memory latency per step, which costs short splits most (16 splits of
   // 1x3072x3072: 22.9 us one step at a time, 21.7 batched).
   if (k < kr.end) {
-    float v[U][4], x[U][NC];
+    float v[U][V], x[U][NC];
 #pragma unroll
     for (int u = 0; u < U; ++u)
       if (k + u * kGroups < kr.end) {
@@ -157,7 +217,7 @@ __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
 #pragma unroll
   for (int offset = kLanes; offset < 32; offset *= 2)
 #pragma unroll
-    for (int q = 0; q < 4; ++q)
+    for (int q = 0; q < V; ++q)
 #pragma unroll
       for (int j = 0; j < NC; ++j) acc[q][j] += __shfl_xor_sync(0xffffffffu, acc[q][j], offset);
 
@@ -165,7 +225,7 @@ __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
   const int warp = tid / 32, lane = tid % 32;
   if (lane < kLanes) {
 #pragma unroll
-    for (int q = 0; q < 4; ++q)
+    for (int q = 0; q < V; ++q)
 #pragma unroll
       for (int j = 0; j < NC; ++j) warp_sums[warp][j][row_of(q) - m0] = acc[q][j];
   }
@@ -176,86 +236,104 @@ __device__ __forceinline__ void sgemv_m_major(const GemmParams& p) {
     float sum = 0.0f;
 #pragma unroll
     for (int w = 0; w < kWarps; ++w) sum += warp_sums[w][j][r];
-    emit(p, m0 + r, j, sum);
+    emit<Out>(p, m0 + r, j, sum);
   }
-  reduce_splits_if_last<BM, NC>(p, m0);
+  reduce_splits_if_last<BM, NC, Out>(p, m0);
 }
 
 /// K-major A: element (i, k) at a[i * lda + k].
-template <int BM, int U, int NC, Op OpB, int Align>
+template <int BM, int U, int NC, Op OpB, int Align, class T, class Out>
 __device__ __forceinline__ void sgemv_k_major(const GemmParams& p) {
-  constexpr int kRows = BM / 8;  // rows per warp
-  constexpr int kChunk = 128;    // k per warp step: 32 lanes x 4
+  constexpr int V = 16 / sizeof(T);  // elements per 16-byte vector
+  constexpr int kRows = BM / 8;      // rows per warp
+  constexpr int kChunk = 32 * V;     // k per warp step: 32 lanes x V
   const int lane = threadIdx.x % 32;
   const int m0 = blockIdx.x * BM;
   const int row0 = m0 + (threadIdx.x / 32) * kRows;
   const KRange kr = split_k_range(p);
-  // k offset of a lane's element q within a chunk: 4 adjacent (float4), or 32 apart (scalars).
-  auto k_of = [&](int q) { return Align == 4 ? lane * 4 + q : lane + q * 32; };
+  // k offset of a lane's element q within a chunk: V adjacent (a vector), or 32 apart (scalars).
+  auto k_of = [&](int q) { return Align == V ? lane * V + q : lane + q * 32; };
 
   const unsigned long long policy = evict_first_policy();  // A is read once
   float acc[kRows][NC] = {};
-  auto step = [&](const float (&v)[kRows][4], const float (&x)[4][NC]) {
+  auto fma_chunk = [&](const float (&v)[kRows][V], const float (&x)[V][NC]) {
 #pragma unroll
     for (int r = 0; r < kRows; ++r)
 #pragma unroll
-      for (int q = 0; q < 4; ++q)
+      for (int q = 0; q < V; ++q)
 #pragma unroll
         for (int j = 0; j < NC; ++j) acc[r][j] = fmaf(v[r][q], x[q][j], acc[r][j]);
   };
-  // A whole chunk at k0 (k0 + 128 <= end): no bounds tests on k. Rows past M read nothing.
-  auto load_chunk = [&](int k0, float (&v)[kRows][4], float (&x)[4][NC]) {
+  // A chunk stays a 16-byte vector per row until its FMAs (V values of a row: a vector's bits, or
+  // the FP32 scalar class's 4 values). 16-bit chunks read their V·NC values of B at the FMAs (L1
+  // hits): loaded with A, U chunks' worth would take 256 registers.
+  static_assert(Align == V || V == 4, "the scalar class reads FP32 only");
+  constexpr bool kLateB = V > 4;
+  auto load_x = [&](int k0, float (&x)[V][NC]) {
+#pragma unroll
+    for (int q = 0; q < V; ++q)
+#pragma unroll
+      for (int j = 0; j < NC; ++j) x[q][j] = j < p.n ? load_b<OpB, T>(p, k0 + k_of(q), j) : 0.0f;
+  };
+  auto step = [&](int k0, const float4 (&raw)[kRows], float (&x)[V][NC]) {
+    if constexpr (kLateB) load_x(k0, x);
+    float v[kRows][V];
+#pragma unroll
+    for (int r = 0; r < kRows; ++r) unpack<T>(raw[r], v[r]);
+    fma_chunk(v, x);
+  };
+  // A whole chunk at k0 (k0 + kChunk <= end): no bounds tests on k. Rows past M read nothing.
+  auto load_chunk = [&](int k0, float4 (&raw)[kRows], float (&x)[V][NC]) {
 #pragma unroll
     for (int r = 0; r < kRows; ++r) {
-      const float* row = p.f32_a() + static_cast<int64_t>(row0 + r) * p.lda + k0;
+      const T* row = static_cast<const T*>(p.a) + static_cast<int64_t>(row0 + r) * p.lda + k0;
       if (row0 + r >= p.m) {
-        v[r][0] = v[r][1] = v[r][2] = v[r][3] = 0.0f;
-      } else if constexpr (Align == 4) {
-        const float4 a4 = load_stream(reinterpret_cast<const float4*>(row + k_of(0)), policy);
-        v[r][0] = a4.x, v[r][1] = a4.y, v[r][2] = a4.z, v[r][3] = a4.w;
+        raw[r] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);  // zero bits: zeros of every type
+      } else if constexpr (Align == V) {
+        raw[r] = load_stream(reinterpret_cast<const float4*>(row + k_of(0)), policy);
       } else {
-#pragma unroll
-        for (int q = 0; q < 4; ++q) v[r][q] = load_stream(row + k_of(q), policy);
+        raw[r] = make_float4(load_a_scalar(row + k_of(0), policy), load_a_scalar(row + k_of(1), policy),
+                             load_a_scalar(row + k_of(2), policy), load_a_scalar(row + k_of(3), policy));
       }
     }
-#pragma unroll
-    for (int q = 0; q < 4; ++q)
-#pragma unroll
-      for (int j = 0; j < NC; ++j) x[q][j] = j < p.n ? load_b<OpB>(p, k0 + k_of(q), j) : 0.0f;
+    if constexpr (!kLateB) load_x(k0, x);
   };
 
   int k0 = kr.begin;
   for (; k0 + U * kChunk <= kr.end; k0 += U * kChunk) {
-    float v[U][kRows][4], x[U][4][NC];
+    float4 raw[U][kRows];
+    float x[kLateB ? 1 : U][V][NC];
 #pragma unroll
-    for (int u = 0; u < U; ++u) load_chunk(k0 + u * kChunk, v[u], x[u]);
+    for (int u = 0; u < U; ++u) load_chunk(k0 + u * kChunk, raw[u], x[kLateB ? 0 : u]);
 #pragma unroll
-    for (int u = 0; u < U; ++u) step(v[u], x[u]);
+    for (int u = 0; u < U; ++u) step(k0 + u * kChunk, raw[u], x[kLateB ? 0 : u]);
   }
   // The last < U whole chunks as one predicated batch (as in the M-major mapping).
   if (const int whole = (kr.end - k0) / kChunk; whole > 0) {
-    float v[U][kRows][4], x[U][4][NC];
+    float4 raw[U][kRows];
+    float x[kLateB ? 1 : U][V][NC];
 #pragma unroll
     for (int u = 0; u < U; ++u)
-      if (u < whole) load_chunk(k0 + u * kChunk, v[u], x[u]);
+      if (u < whole) load_chunk(k0 + u * kChunk, raw[u], x[kLateB ? 0 : u]);
 #pragma unroll
     for (int u = 0; u < U; ++u)
-      if (u < whole) step(v[u], x[u]);
+      if (u < whole) step(k0 + u * kChunk, raw[u], x[kLateB ? 0 : u]);
     k0 += whole * kChunk;
   }
   if (k0 < kr.end) {  // the last, partial chunk: element by element
-    float v[kRows][4], x[4][NC];
+    float v[kRows][V], x[V][NC];
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
+    for (int q = 0; q < V; ++q) {
       const int k = k0 + k_of(q);
       const bool in = k < kr.end;
+      const T* a = static_cast<const T*>(p.a);
 #pragma unroll
       for (int r = 0; r < kRows; ++r)
-        v[r][q] = in && row0 + r < p.m ? load_stream(p.f32_a() + static_cast<int64_t>(row0 + r) * p.lda + k, policy) : 0.0f;
+        v[r][q] = in && row0 + r < p.m ? load_a_scalar(a + static_cast<int64_t>(row0 + r) * p.lda + k, policy) : 0.0f;
 #pragma unroll
-      for (int j = 0; j < NC; ++j) x[q][j] = in && j < p.n ? load_b<OpB>(p, k, j) : 0.0f;
+      for (int j = 0; j < NC; ++j) x[q][j] = in && j < p.n ? load_b<OpB, T>(p, k, j) : 0.0f;
     }
-    step(v, x);
+    fma_chunk(v, x);
   }
 
 #pragma unroll
@@ -269,9 +347,9 @@ __device__ __forceinline__ void sgemv_k_major(const GemmParams& p) {
     for (int r = 0; r < kRows; ++r)
 #pragma unroll
       for (int j = 0; j < NC; ++j)
-        if (row0 + r < p.m && j < p.n) emit(p, row0 + r, j, acc[r][j]);
+        if (row0 + r < p.m && j < p.n) emit<Out>(p, row0 + r, j, acc[r][j]);
   }
-  reduce_splits_if_last<BM, NC>(p, m0);
+  reduce_splits_if_last<BM, NC, Out>(p, m0);
 }
 
 template <class Tag, int NC>
@@ -283,10 +361,12 @@ __global__ void __launch_bounds__(kGemvThreads) simt_sgemv_kernel(GemmParams p) 
   // wait for its completion and memory before anything is read or written, as the GEMM kernels do.
   // Without a prerequisite grid this returns at once.
   wait_for_previous_grid();
+  using T = gemv_element_t<C.types.a>;
+  using Out = gemv_element_t<C.types.c>;
   if constexpr (a_is_k_major(C.op_a)) {
-    sgemv_k_major<C.bm, C.stages, NC, C.op_b, C.align>(p);
+    sgemv_k_major<C.bm, C.stages, NC, C.op_b, C.align, T, Out>(p);
   } else {
-    sgemv_m_major<C.bm, C.stages, NC, C.op_b, C.align>(p);
+    sgemv_m_major<C.bm, C.stages, NC, C.op_b, C.align, T, Out>(p);
   }
 }
 

@@ -1,4 +1,6 @@
-// Every tensor-core (wgmma) instance against the float64 reference computed from the same BF16/FP16
+// Every tensor-core (wgmma) instance, and every GEMV instance of BF16/FP16 operands (outputs at most
+// 4 wide, any sizes: it reads A in 16-byte vectors where they fit, B and C element by element), against
+// the float64 reference computed from the same BF16/FP16
 // (or FP32, for the TF32 and 3xTF32 instances, in every layout and with leading dimensions TMA
 // cannot read: their operands' K-major copies; a TF32 register-A instance in every layout of an
 // M-major A) inputs: sizes that are multiples of no tile (odd where the layout allows:
@@ -7,6 +9,7 @@
 // may reach C, and C's must stay NaN: nothing written out of bounds), the stream-K schedule unsplit
 // and split, the split-K schedule's batches. The bound is error_bound's: the FP32 sum's plus the
 // output type's rounding.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <set>
@@ -22,23 +25,25 @@
 namespace autogemm::testing {
 namespace {
 
-std::vector<size_t> wgmma_indices() {
+std::vector<size_t> typed_indices() {
   std::vector<size_t> out;
   const auto& reg = kernel_registry();
   for (size_t i = 0; i < reg.size(); ++i)
-    if (reg[i].config.is_wgmma()) out.push_back(i);
+    if (reg[i].config.is_wgmma() || (reg[i].config.is_gemv() && reg[i].config.types != kF32Types)) out.push_back(i);
   return out;
 }
 
-// Under the sanitizer: the first instance of each (types, arithmetic, layout, schedule, C's order) class.
+// Under the sanitizer: the first instance of each (family, types, arithmetic, layout, schedule, C's
+// order) class.
 bool in_covering_subset(size_t index) {
   static const std::set<size_t> subset = [] {
     std::set<size_t> picked;
-    std::set<std::tuple<int, int, int, int, int, int, bool>> seen;
-    for (size_t i : wgmma_indices()) {
+    std::set<std::tuple<int, int, int, int, int, int, int, bool>> seen;
+    for (size_t i : typed_indices()) {
       const KernelConfig& c = kernel_registry()[i].config;
-      if (seen.insert({static_cast<int>(c.types.a), static_cast<int>(c.types.c), static_cast<int>(c.types.compute),
-                       static_cast<int>(c.op_a), static_cast<int>(c.op_b), static_cast<int>(c.schedule), c.c_row_major})
+      if (seen.insert({static_cast<int>(c.family), static_cast<int>(c.types.a), static_cast<int>(c.types.c),
+                       static_cast<int>(c.types.compute), static_cast<int>(c.op_a), static_cast<int>(c.op_b),
+                       static_cast<int>(c.schedule), c.c_row_major})
               .second)
         picked.insert(i);
     }
@@ -67,14 +72,15 @@ cudaError_t poison_rows(void* matrix, int64_t ld, int rows, int cols, int bytes)
                       0xff, static_cast<size_t>(ld - rows) * bytes, static_cast<size_t>(cols));
 }
 
-class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t> {
+class TypedInstanceTest : public GpuTest, public ::testing::WithParamInterface<size_t> {
  protected:
   void SetUp() override {
     GpuTest::SetUp();
     if (IsSkipped()) return;
     DeviceLimits limits;
     ASSERT_CUDA(current_device_limits(limits));
-    if (!(limits.cc_major == 9 && limits.cc_minor == 0)) GTEST_SKIP() << "wgmma instances need sm_90a";
+    if (kernel().config.is_wgmma() && !(limits.cc_major == 9 && limits.cc_minor == 0))
+      GTEST_SKIP() << "wgmma instances need sm_90a";
     if (sanitizer_mode() && !in_covering_subset(GetParam())) GTEST_SKIP() << "not in the sanitizer's covering subset";
   }
 
@@ -101,7 +107,8 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
     // (wgmma_extent_rule; the API pads other problems, realigned.hpp); the others stay as odd as the
     // case makes them. TF32 and 3xTF32 instances copy A and B, so only C's m is ruled (and k, for
     // a register-A instance).
-    const int vec = 16 / data_type_bytes(cfg.types.a);
+    // A GEMV instance takes any extents.
+    const int vec = cfg.is_gemv() ? 1 : 16 / data_type_bytes(cfg.types.a);
     auto up = [vec](int x) { return (x + vec - 1) / vec * vec; };
     if (!c_through_partials) cs.m = up(cs.m);
     if ((!copies && (op_a == Op::T || op_b == Op::N)) || register_a) cs.k = up(cs.k);
@@ -146,9 +153,21 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
     const WorkspaceNeeds needs = workspace_size(kernel(), p, cs.split);
     DeviceBuffer<float> partials((needs.partial_bytes + 3) / sizeof(float));
     DeviceBuffer<float> copies_buffer((needs.repack_bytes + 3) / sizeof(float));
-    const Workspace ws{partials.get(), needs.partial_bytes, nullptr, 0, copies_buffer.get(), needs.repack_bytes};
+    // A GEMV split counts its row blocks' arrivals (zero before the launch, re-armed by it).
+    DeviceBuffer<int> semaphores(needs.semaphore_count);
+    if (needs.semaphore_count > 0) {
+      ASSERT_CUDA(cudaMemset(semaphores.get(), 0, needs.semaphore_count * sizeof(int)));
+    }
+    const Workspace ws{partials.get(), needs.partial_bytes, semaphores.get(), needs.semaphore_count,
+                       copies_buffer.get(), needs.repack_bytes};
     ASSERT_CUDA(run(kernel(), p, cs.split, ws, nullptr));
     ASSERT_CUDA(cudaDeviceSynchronize());
+    if (needs.semaphore_count > 0) {
+      std::vector<int> counters(needs.semaphore_count);
+      ASSERT_CUDA(cudaMemcpy(counters.data(), semaphores.get(), counters.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      EXPECT_EQ(std::count(counters.begin(), counters.end(), 0), static_cast<long>(counters.size()))
+          << "the split left its counters armed";
+    }
 
     const double err = relative_error(c.get(), ldc, ref.get(), cs.m, cs.n, nullptr, cfg.types.c);
     EXPECT_LE(err, error_bound(cs.k, p.types)) << "relative error " << err;  // NaN fails too
@@ -162,8 +181,24 @@ class WgmmaInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
   }
 };
 
-TEST_P(WgmmaInstanceTest, MatchesFloat64Reference) {
+TEST_P(TypedInstanceTest, MatchesFloat64Reference) {
   const SplitChoice none{1, SplitKMode::kNone};
+  if (kernel().config.is_gemv()) {
+    // Outputs 1-4 wide, odd rows and K (A's vectors and its scalar edges), alpha/beta, K split into
+    // partials reduced in the launch.
+    const std::vector<Case> cases = {
+        {1, 1, 1, 1.0f, 0.0f, none},          {7, 3, 5, 1.5f, 0.0f, none},           {129, 4, 33, 1.5f, -0.75f, none},
+        {97, 2, 300, -1.0f, 0.0f, none},      {1000, 1, 1000, 1.0f, 0.0f, none},     {389, 4, 72, 1.0f, 0.25f, none},
+        {3001, 1, 1531, 1.0f, 0.0f, none},    {133, 3, 2777, 0.5f, 0.5f, {5, SplitKMode::kParallel}},
+        {300, 2, 4096, 1.0f, 0.0f, {8, SplitKMode::kParallel}},
+    };
+    uint64_t seed = GetParam() * 131;
+    for (const Case& cs : cases) {
+      check(cs, ++seed);
+      if (HasFatalFailure()) return;
+    }
+    return;
+  }
   std::vector<Case> cases = {
       {1, 1, 1, 1.0f, 0.0f, none},          {7, 13, 5, 1.5f, 0.0f, none},     {129, 65, 33, 1.5f, -0.75f, none},
       {97, 211, 300, -1.0f, 0.0f, none},    {1000, 1000, 1000, 1.0f, 0.0f, none},
@@ -210,8 +245,9 @@ TEST_P(WgmmaInstanceTest, MatchesFloat64Reference) {
 // The resource pruning the tuner and the runtime apply: each instance fits one block per SM, and a
 // cluster instance's 2-block clusters are co-scheduled (cudaOccupancyMaxActiveClusters), about one
 // per pair of SMs; an instance without clusters answers -1.
-TEST_P(WgmmaInstanceTest, OccupancyAndClustersFitTheDevice) {
+TEST_P(TypedInstanceTest, OccupancyAndClustersFitTheDevice) {
   const KernelConfig& c = kernel().config;
+  if (!c.is_wgmma()) GTEST_SKIP() << "a GEMV block is no persistent wgmma block";
   EXPECT_EQ(query_occupancy(kernel()), 1);
   const int clusters = query_active_clusters(kernel());
   DeviceLimits limits;
@@ -226,8 +262,8 @@ TEST_P(WgmmaInstanceTest, OccupancyAndClustersFitTheDevice) {
 
 // A build without the family has no instance to run (a placeholder keeps gtest from calling that
 // an uninstantiated suite).
-GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(WgmmaInstanceTest);
-INSTANTIATE_TEST_SUITE_P(Wgmma, WgmmaInstanceTest, ::testing::ValuesIn(wgmma_indices()), instance_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(TypedInstanceTest);
+INSTANTIATE_TEST_SUITE_P(Typed, TypedInstanceTest, ::testing::ValuesIn(typed_indices()), instance_name);
 
 }  // namespace
 }  // namespace autogemm::testing

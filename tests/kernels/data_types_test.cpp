@@ -62,14 +62,14 @@ TEST(DataTypes, AnythingElseIsNotAKey) {
     EXPECT_FALSE(parse_types_key(bad).has_value()) << bad;
 }
 
-TEST(DataTypes, InstancesComputeFP32Only) {
+TEST(DataTypes, TiledSimtInstancesComputeFP32Only) {
   const KernelConfig c = enumerate_grid().front();
   EXPECT_EQ(c.types, kF32Types);
   EXPECT_EQ(invalid_reason(c), nullptr);
   KernelConfig other = c;
   other.types.a = other.types.b = DataType::kBF16;
   ASSERT_NE(invalid_reason(other), nullptr);
-  EXPECT_STREQ(invalid_reason(other), "the SIMT families compute FP32 only (types f32)");
+  EXPECT_STREQ(invalid_reason(other), "the SIMT GEMM and TMA families compute FP32 only (types f32)");
 }
 
 TEST(DataTypes, AProblemOfOtherTypesIsRefusedByName) {

@@ -197,6 +197,36 @@ TEST(KernelConfig, GemvNameSpellsEveryField) {
   EXPECT_TRUE(c.is_gemv());
 }
 
+TEST(KernelConfig, SixteenBitGemvNamesItsTypesAndRoundTrips) {
+  const KernelConfig c =
+      gemv_config(16, 8, Op::T, Op::N, 8, GemmTypes{DataType::kBF16, DataType::kBF16, DataType::kF32, ComputeType::kF32});
+  EXPECT_EQ(kernel_name(c), "simt_gemv_bf16_f32_16x4_u8_b256_tn_align8");
+  EXPECT_EQ(c.bk, 8);  // k per 16-byte vector: splits start on whole vectors
+  EXPECT_EQ(invalid_reason(c), nullptr);
+  const auto parsed = parse_kernel_name(kernel_name(c));
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(*parsed, c);
+  for (const char* bad : {"simt_gemv_bf16_16x4_u8_b256_tn_align8", "simt_gemv_f32_f32_16x4_u8_b256_tn_align4",
+                          "simt_gemv_bf16_f16_16x4_u8_b256_tn_align8"})
+    EXPECT_FALSE(parse_kernel_name(bad).has_value() && is_valid(*parse_kernel_name(bad))) << bad;
+}
+
+TEST(KernelConfig, SixteenBitGemvValidityRule) {
+  const GemmTypes h{DataType::kF16, DataType::kF16, DataType::kF16, ComputeType::kF32};
+  EXPECT_EQ(invalid_reason(gemv_config(8, 8, Op::N, Op::N, 8, h)), nullptr);  // one lane of 8 rows along M
+  EXPECT_EQ(invalid_reason(gemv_config(128, 8, Op::N, Op::T, 8, h)), nullptr);
+  // 16-byte vectors only: an unaligned 16-bit problem runs on aligned copies.
+  EXPECT_NE(std::string(invalid_reason(gemv_config(16, 8, Op::N, Op::N, 1, h))).find("align"), std::string::npos);
+  // 12 rows: not a whole number of 8-row vectors.
+  EXPECT_NE(std::string(invalid_reason(gemv_config(12, 4, Op::N, Op::N, 8, h))).find("divide 32"), std::string::npos);
+  const GemmTypes mixed{DataType::kBF16, DataType::kBF16, DataType::kF16, ComputeType::kF32};
+  EXPECT_NE(std::string(invalid_reason(gemv_config(16, 8, Op::N, Op::N, 8, mixed))).find("FP32"), std::string::npos);
+  // The GEMM tile families stay FP32.
+  KernelConfig tile{128, 128, 8, 64, 32, 8, 8, 3, 1, Op::N, Op::N, 4};
+  tile.types = h;
+  EXPECT_NE(std::string(invalid_reason(tile)).find("FP32 only"), std::string::npos);
+}
+
 TEST(KernelConfig, MalformedNamesAreRejected) {
   for (const char* bad : {"", "simt_sgemm_", "simt_sgemm_128x64x16_w64x32_t8x8_s3_b128x2_tn_align4x",
                           "simt_sgemv_16x4_u8_b128_nn_align4",    // GEMV blocks have 256 threads
@@ -253,15 +283,23 @@ TEST(KernelConfig, GemvValidityRuleNamesTheViolation) {
 }
 
 TEST(GridTable, GemvInstancesInEveryClass) {
+  // FP32 in both alignment classes; BF16 and FP16 operands, C of their type or FP32, 16-byte vectors.
   std::map<std::string, int> per_class;
   for (const auto& c : enumerate_grid())
-    if (c.is_gemv()) ++per_class[layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
-  ASSERT_EQ(per_class.size(), 8u);
+    if (c.is_gemv())
+      ++per_class[std::string(data_type_name(c.types.a)) + "_" + data_type_name(c.types.c) + "_" +
+                  layout_code(c.op_a, c.op_b) + "_align" + std::to_string(c.align)];
+  ASSERT_EQ(per_class.size(), 8u + 16u);
   for (const auto& [name, count] : per_class) {
     // Every shape the layout of A admits, and at least four.
-    const Op op_a = name[0] == 'n' ? Op::N : Op::T;
+    const bool f32 = name.rfind("f32_", 0) == 0;
+    const size_t layout = name.find("_align") - 2;
+    const Op op_a = name[layout] == 'n' ? Op::N : Op::T;
+    const DataType t = f32 ? DataType::kF32 : name.rfind("bf16", 0) == 0 ? DataType::kBF16 : DataType::kF16;
     int admitted = 0;
-    for (const GemvShape& g : kGemvShapes) admitted += is_valid(gemv_config(g.bm, g.loads_in_flight, op_a, Op::N, 4));
+    for (const GemvShape& g : kGemvShapes)
+      admitted += is_valid(gemv_config(g.bm, g.loads_in_flight, op_a, Op::N, f32 ? 4 : 8,
+                                       GemmTypes{t, t, f32 ? t : DataType::kF32, ComputeType::kF32}));
     EXPECT_EQ(count, admitted) << name;
     EXPECT_GE(count, 4) << name;
   }

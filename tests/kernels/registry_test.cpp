@@ -25,20 +25,27 @@ TEST(Registry, InstancesAreValidUniqueAndNamedByConfig) {
   EXPECT_FALSE(kernel_grid_id().empty());
 }
 
-// Every FP32 layout and alignment class; with the tensor-core family (a build for sm_90a with
-// CUTLASS), every layout of each of its 16-bit operand types too, and its TF32 and 3xTF32 instances.
+// Every FP32 layout and alignment class; GEMV instances of each 16-bit operand type and output type
+// in every layout; with the tensor-core family (a build for sm_90a with CUTLASS), every layout of each
+// of its 16-bit operand types too, and its TF32 and 3xTF32 instances.
 TEST(Registry, EveryLayoutAndAlignmentClassIsCompiled) {
-  std::set<std::string> classes, wgmma;
+  std::set<std::string> classes, gemv16, wgmma;
   for (const KernelInstance& k : kernel_registry()) {
     const std::string cls = layout_code(k.config.op_a, k.config.op_b) + std::to_string(k.config.align);
     if (k.config.is_wgmma())  // named as the instances are: FP32 operands by their arithmetic
       wgmma.insert(std::string(is_tf32_wgmma(k.config) ? compute_type_name(k.config.types.compute)
                                                        : data_type_name(k.config.types.a)) +
                    "_" + cls);
+    else if (k.config.types != kF32Types)
+      gemv16.insert(std::string(data_type_name(k.config.types.a)) + "_" + data_type_name(k.config.types.c) + "_" + cls);
     else
       classes.insert(cls);
   }
   EXPECT_EQ(classes, (std::set<std::string>{"nn1", "nn4", "nt1", "nt4", "tn1", "tn4", "tt1", "tt4"}));
+  std::set<std::string> every_gemv16;
+  for (const char* types : {"bf16_bf16_", "bf16_f32_", "f16_f16_", "f16_f32_"})
+    for (const char* layout : {"nn8", "nt8", "tn8", "tt8"}) every_gemv16.insert(std::string(types) + layout);
+  EXPECT_EQ(gemv16, every_gemv16);
 #if AUTOGEMM_WGMMA_INSTANCES
   // TF32 and 3xTF32 instances read K-major copies of the other layouts (`tn`), TF32 register-A
   // instances an M-major A in place (`nn`).

@@ -265,6 +265,28 @@ TEST(Alignment, GemvInstancesNeedOnlyAAligned) {
   EXPECT_TRUE(can_implement(instance(gemv_config(16, 8, Op::N, Op::T, 1)), nt, h100()));
 }
 
+TEST(Gemv, SixteenBitInstancesServeTheirTypesOnSm80AndNeedAAligned) {
+  // Row-major 1 x 4096 x 4096 BF16 of a Linear layer (`tn`, n = 1): the GEMV over the weights.
+  const GemmTypes bf16{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
+  GemmProblem p = problem(Op::T, Op::N, 4096, 1, 4096);
+  p.types = bf16;
+  const KernelInstance gemv = instance(gemv_config(16, 8, Op::T, Op::N, 8, bf16));
+  DeviceLimits a100 = h100();
+  a100.cc_major = 8;
+  EXPECT_EQ(cannot_implement(gemv, p, a100), "");
+  // K split on whole 16-byte vectors of 8 elements.
+  EXPECT_EQ(launch_params(gemv, p, {7, SplitKMode::kParallel}).k_per_split, 592);  // FP32 instances: 588
+  // An lda of 4100 BF16 elements is no multiple of 16 bytes.
+  p.lda = 4100;
+  EXPECT_EQ(cannot_implement(gemv, p, a100), "needs 16-byte aligned A with lda a multiple of 8");
+  // An FP32 problem is not its to serve, nor a BF16 one with an FP32 C.
+  p.lda = 4096;
+  p.types = kF32Types;
+  EXPECT_FALSE(can_implement(gemv, p, a100));
+  p.types = GemmTypes{DataType::kBF16, DataType::kBF16, DataType::kF32, ComputeType::kF32};
+  EXPECT_FALSE(can_implement(gemv, p, a100));
+}
+
 TEST(Alignment, PatternsSplitAClassByWhatTheRulesRead) {
   // Both in the scalar class; a GEMV align4 instance runs the first (A aligned) only.
   GemmProblem aligned_a = problem(Op::N, Op::N, 300, 3, 97);
