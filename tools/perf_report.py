@@ -328,8 +328,8 @@ def report(sets, args):
                   "whose name ends in `untuned` ran with no database. The sets counting 622 kernel instances ran "
                   "on a build of the GEMV and wgmma instances only (`AUTOGEMM_KERNELS='gemv|sm90_wgmma'`: the "
                   "full grid's binaries are larger than a call to the machine carries), which holds every "
-                  "instance a BF16/FP16 problem can run; their 1-token problems were tuned again with the "
-                  "BF16/FP16 GEMV instances, the others ran on the table's earlier choices.", ""]
+                  "instance a BF16/FP16 problem can run: the FP16 `llm` set was tuned whole on it, the other "
+                  "sets' 1-token problems again, their other problems keeping the table's earlier choices.", ""]
         lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir, heading="H200 ")
     if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
         lines += accuracy_section(args.accuracy, docs_dir)
