@@ -127,7 +127,8 @@ typedef enum {
 /** C = alpha * op(A) * op(B) + beta * C with element types, as cublasGemmEx: the arguments, layout,
  *  BLAS semantics and memory reads of autogemmSgemm, with A, B and C of the given cudaDataType_t.
  *  Implemented: A and B both CUDA_R_16BF or both CUDA_R_16F with C of their type or CUDA_R_32F and
- *  AUTOGEMM_COMPUTE_32F (tensor cores, sm_90a: the H100 and H200); all three CUDA_R_32F with any
+ *  AUTOGEMM_COMPUTE_32F (tensor cores, sm_90a: the H100 and H200; an output at most 4 columns wide
+ *  or 4 rows tall also on the GEMV kernels of sm_80 and newer); all three CUDA_R_32F with any
  *  compute type (AUTOGEMM_COMPUTE_32F: as autogemmSgemm, in the handle's math mode). The products
  *  are summed in FP32, alpha and beta are FP32 host values, the result is rounded once to C's type. Any other combination, or one this build or device has no
  *  kernel for, returns AUTOGEMM_STATUS_NOT_SUPPORTED with a message naming it; nothing is written. */

@@ -27,8 +27,9 @@ __version__ = _autogemm.version()
 
 #: The element types matmul takes, as NumPy/PyTorch names: float32 (FP32 on CUDA cores), bfloat16
 #: and float16 (tensor cores, FP32 accumulation; ``out`` of the operands' type or float32). The
-#: 16-bit types run where the library has code for the GPU (sm_90a builds on an H100); elsewhere a
-#: call raises RuntimeError (NOT_SUPPORTED) naming the type.
+#: 16-bit types run where the library has code for the GPU (sm_90a builds on an H100 or H200; on
+#: other GPUs only outputs at most 4 wide or tall, on CUDA cores); elsewhere a call raises
+#: RuntimeError (NOT_SUPPORTED) naming the type.
 dtypes = ("float32", "bfloat16", "float16")
 
 # gemm-tune's --dtype for each.
