@@ -129,11 +129,15 @@ std::string check_layout(const KernelConfig& c, const GemmProblem& problem, Repa
 
 std::string check_alignment(const KernelConfig& c, const GemmProblem& problem, RepackPlan plan, bool a_aligned,
                             bool a_only) {
-  // The repacked copies are aligned; an operand read in place keeps its own alignment.
-  a_aligned = a_aligned || plan.a || vector_aligned(problem.a, problem.lda);  // FP32 operands
-  const bool b_aligned = plan.b || vector_aligned(problem.b, problem.ldb);
-  if (c.align == 4 && a_only && !a_aligned) return "needs 16-byte aligned A with lda a multiple of 4";
-  if (c.align == 4 && !a_only && !(a_aligned && b_aligned)) return "needs 16-byte aligned A and B with lda, ldb multiples of 4";
+  // The repacked copies are aligned; an operand read in place keeps its own alignment, in elements
+  // of the instance's type (16 bytes: 4 FP32, 8 BF16/FP16).
+  const int bytes = data_type_bytes(c.types.a);
+  a_aligned = a_aligned || plan.a || vector_aligned(problem.a, problem.lda, bytes);
+  const bool b_aligned = plan.b || vector_aligned(problem.b, problem.ldb, bytes);
+  const std::string multiple = std::to_string(c.align);
+  if (c.align > 1 && a_only && !a_aligned) return "needs 16-byte aligned A with lda a multiple of " + multiple;
+  if (c.align > 1 && !a_only && !(a_aligned && b_aligned))
+    return "needs 16-byte aligned A and B with lda, ldb multiples of " + multiple;
   return {};
 }
 

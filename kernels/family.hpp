@@ -125,8 +125,8 @@ GemmParams launch_params(const KernelInstance& kernel, const GemmProblem& proble
 /// The layout rule: the instance reads each operand in the problem's layout or from a repacked copy
 /// that `repack` allows and kRepackMinOtherExtent offers.
 std::string check_layout(const KernelConfig& c, const GemmProblem& problem, RepackPlan plan, RepackPolicy repack);
-/// The alignment rule of an align4 instance: A (and B unless `a_only`) 16-byte aligned with leading
-/// dimensions multiples of 4, judged on the copies where repacked.
+/// The alignment rule of a vector instance (align > 1): A (and B unless `a_only`) 16-byte aligned with
+/// leading dimensions multiples of `align` elements of its type, judged on the copies where repacked.
 std::string check_alignment(const KernelConfig& c, const GemmProblem& problem, RepackPlan plan, bool a_aligned,
                             bool a_only);
 /// sm_80 or newer (cp.async).
@@ -151,6 +151,10 @@ std::string wgmma_extent_violation(const GemmProblem& problem);
 /// The tiled families' split rule (split_candidates above), shared by the multistage and TMA GEMMs.
 std::vector<SplitChoice> tiled_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                                 SplitModes modes);
+/// Whether `splits` of a 16-bit K-major GEMV instance leave a split ending inside a warp step of 32
+/// vectors along K, which that split then reads element by element (simt_sgemv.cuh): its split
+/// candidates leave such splits out, the cost model prices them.
+bool gemv_split_ends_inside_a_step(const KernelConfig& c, int k, int splits);
 /// Geometry of a split over all of K (split_geometry).
 SplitGeometry whole_k_geometry(const KernelConfig& c, int k, SplitChoice split);
 /// The tiled families' finish: the reduction of a parallel split's partials (kParallel), else nothing.

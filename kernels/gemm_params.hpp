@@ -72,6 +72,15 @@ __device__ __forceinline__ void store_scaled(float* out, float sum, float alpha,
   *out = beta == 0.0f ? alpha * sum : alpha * sum + beta * *out;
 }
 
+/// store_scaled for C of any type: the FP32 result rounded once to T (BF16, FP16).
+__device__ __forceinline__ void store_scaled_as(float* out, float sum, float alpha, float beta) {
+  store_scaled(out, sum, alpha, beta);
+}
+template <class T>
+__device__ __forceinline__ void store_scaled_as(T* out, float sum, float alpha, float beta) {
+  *out = static_cast<T>(beta == 0.0f ? alpha * sum : alpha * sum + beta * static_cast<float>(*out));
+}
+
 /// store_scaled for 4 adjacent outputs at a 16-byte aligned address: one 16-byte store (and, for
 /// beta != 0, one 16-byte load) in place of four, each element by the rule above.
 __device__ __forceinline__ void store_scaled4(float* out, float4 sum, float alpha, float beta) {

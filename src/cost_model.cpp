@@ -103,7 +103,7 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   // A 16-bit K-major split ending inside a warp step of 256 k reads that step element by element
   // (1x4096x4096 `tn`, BF16, 64x4: 3 splits 22.4 us against 17.2 and 16.1 for 2 and 4; the split
   // candidates leave such splits out, tables measured before may hold them).
-  if (k_major && e < 4 && splits > 1 && split_geometry(c, k, splits).k_per_split % (32 * gemv_vector(c)) != 0) t += 6.0;
+  if (gemv_split_ends_inside_a_step(c, k, splits)) t += 6.0;
   return t;
 }
 

@@ -314,7 +314,7 @@ def report(sets, args):
     if args.h200_sets:
         first_h200 = args.h200_sets[0][1]
         lines += ["", f"## On the {first_h200['device'].get('name', '?')}", "",
-                  f"The project's GPU machine is now an {first_h200['device'].get('name', '?')} (141 GB of HBM3e): "
+                  f"The project's GPU machine is an {first_h200['device'].get('name', '?')} (141 GB of HBM3e): "
                   "the H100 SXM's 132 SMs at 1980 MHz, so the same compute peaks, and a device-to-device copy "
                   f"rate of {bench_table.DEVICE_BANDWIDTH_TBS.get(first_h200['device'].get('name'), '?')} TB/s "
                   f"measured there (`{link(os.path.join(RESULTS, 'h200_validation.txt'), docs_dir)}`), which its "

@@ -12,9 +12,7 @@ std::string gemv_cannot_implement(const KernelConfig& c, const GemmProblem& prob
   std::string why = check_layout(c, problem, plan, repack);
   // GEMV instances read B (at most 4 columns) with scalar loads, so only A's alignment binds them:
   // row-major M = 1 in `nt`/`tt` has ldb = 1 and would otherwise run scalar GEMV loads over an aligned A.
-  if (why.empty() && c.types.a == DataType::kF32) why = check_alignment(c, problem, plan, false, true);
-  if (why.empty() && c.types.a != DataType::kF32 && !vector_aligned(problem.a, problem.lda, data_type_bytes(c.types.a)))
-    why = "needs 16-byte aligned A with lda a multiple of " + std::to_string(c.align);
+  if (why.empty()) why = check_alignment(c, problem, plan, false, true);
   if (why.empty() && problem.n > c.bn)
     why = "GEMV instance handles n <= " + std::to_string(c.bn) + " (or m <= " + std::to_string(c.bn) +
           " as the transpose), the problem has m = " + std::to_string(problem.m) + ", n = " + std::to_string(problem.n);
@@ -36,11 +34,9 @@ SplitChoice serial_as_parallel(const KernelConfig&, SplitChoice split) {
 std::vector<SplitChoice> gemv_split_candidates(const KernelConfig& c, int m, int, int k, int sm_count, SplitModes) {
   std::vector<SplitChoice> out{{1, SplitKMode::kNone}};
   const long row_blocks = (m + c.bm - 1) / c.bm;
-  const int step = 32 * gemv_vector(c);
-  const bool whole_steps = c.types != kF32Types && a_is_k_major(c.op_a);
   for (int s : kSplitCounts) {
     if (row_blocks * s > 8L * sm_count || k < s * 128) break;
-    if (whole_steps && split_geometry(c, k, s).k_per_split % step != 0) continue;
+    if (gemv_split_ends_inside_a_step(c, k, s)) continue;
     out.push_back({s, SplitKMode::kParallel});
   }
   return out;
@@ -63,6 +59,11 @@ cudaError_t reduced_in_launch(const KernelInstance&, const GemmParams&, const Ge
 }
 
 }  // namespace
+
+bool gemv_split_ends_inside_a_step(const KernelConfig& c, int k, int splits) {
+  return c.is_gemv() && c.types != kF32Types && a_is_k_major(c.op_a) && splits > 1 &&
+         split_geometry(c, k, splits).k_per_split % (32 * gemv_vector(c)) != 0;
+}
 
 extern const KernelFamily kSimtGemvFamily{"simt_gemv",           gemv_cannot_implement, serial_as_parallel,
                                           whole_k_geometry,      gemv_split_candidates, gemv_add_workspace,

@@ -44,10 +44,6 @@ template <DataType D>
 using gemv_element_t = std::conditional_t<D == DataType::kF32, float,
                                           std::conditional_t<D == DataType::kBF16, __nv_bfloat16, __half>>;
 
-__device__ __forceinline__ float to_float(float x) { return x; }
-__device__ __forceinline__ float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
-__device__ __forceinline__ float to_float(__half x) { return __half2float(x); }
-
 /// A 16-byte vector of elements of T (its raw bits in a float4) as 16 / sizeof(T) floats.
 template <class T>
 __device__ __forceinline__ void unpack(float4 raw, float (&v)[16 / sizeof(T)]) {
@@ -61,7 +57,7 @@ __device__ __forceinline__ void unpack(float4 raw, float (&v)[16 / sizeof(T)]) {
       T pair[2];
       static_assert(sizeof(pair) == sizeof(u));
       memcpy(pair, &u, sizeof u);
-      v[2 * w] = to_float(pair[0]), v[2 * w + 1] = to_float(pair[1]);
+      v[2 * w] = static_cast<float>(pair[0]), v[2 * w + 1] = static_cast<float>(pair[1]);
     }
   }
 }
@@ -72,14 +68,15 @@ __device__ __forceinline__ float load_a_scalar(const T* p, unsigned long long po
   if constexpr (std::is_same_v<T, float>)
     return load_stream(p, policy);
   else
-    return to_float(__ldg(p));
+    return static_cast<float>(__ldg(p));
 }
 
 /// op(B)(k, j) for the GEMV kernels: B is tiny (k x n, n <= 4) and read through L1.
 template <Op OpB, class T>
 __device__ __forceinline__ float load_b(const GemmParams& p, int k, int j) {
   const T* b = static_cast<const T*>(p.b);
-  return to_float(OpB == Op::N ? __ldg(b + k + static_cast<int64_t>(j) * p.ldb) : __ldg(b + static_cast<int64_t>(k) * p.ldb + j));
+  return static_cast<float>(OpB == Op::N ? __ldg(b + k + static_cast<int64_t>(j) * p.ldb)
+                                         : __ldg(b + static_cast<int64_t>(k) * p.ldb + j));
 }
 
 /// K range [begin, end) of this block's split.
@@ -97,20 +94,6 @@ template <class Out>
 __device__ __forceinline__ Out* c_element(const GemmParams& p, int i, int j) {
   Out* c = static_cast<Out*>(p.c);
   return p.c_transposed ? c + static_cast<int64_t>(i) * p.ldc + j : c + static_cast<int64_t>(j) * p.ldc + i;
-}
-
-/// store_scaled (gemm_params.hpp) for a C of any type: computed in FP32, rounded once to nearest.
-template <class Out>
-__device__ __forceinline__ void store_scaled_as(Out* out, float sum, float alpha, float beta) {
-  if constexpr (std::is_same_v<Out, float>) {
-    store_scaled(out, sum, alpha, beta);
-  } else {
-    const float v = beta == 0.0f ? alpha * sum : alpha * sum + beta * to_float(*out);
-    if constexpr (std::is_same_v<Out, __nv_bfloat16>)
-      *out = __float2bfloat16_rn(v);
-    else
-      *out = __float2half_rn(v);
-  }
 }
 
 /// Hands over this block's sum for C(i, j): straight to C when K is not split (alpha, beta; beta == 0

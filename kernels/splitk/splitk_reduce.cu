@@ -24,15 +24,6 @@ struct LastProduct {
   int64_t b_stride = 0;
 };
 
-// store_scaled for C of any type: the FP32 result rounded once to T.
-__device__ __forceinline__ void store_scaled_as(float* out, float sum, float alpha, float beta) {
-  store_scaled(out, sum, alpha, beta);
-}
-template <class T>
-__device__ __forceinline__ void store_scaled_as(T* out, float sum, float alpha, float beta) {
-  *out = static_cast<T>(beta == 0.0f ? alpha * sum : alpha * sum + beta * static_cast<float>(*out));
-}
-
 // One output per thread. Index is the type of the flat output index: 32-bit wherever m * n allows
 // (one 32-bit division per output for its row and column, where the 64-bit one is a call of ~70
 // instructions); Unroll splits' loads in flight, 8 for up to 15 splits (the compiler's own unroll
