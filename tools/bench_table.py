@@ -62,6 +62,14 @@ def speedup(r):
     return r["cublas"]["median_us"] / r["autogemm"]["median_us"]
 
 
+def lt_speedup(lt, ag_us):
+    """cuBLASLt best's time over autogemm's: the ratio of their interleaved pair where the file has one
+    (files before it timed cuBLASLt alone, after the paired timing), else over the main pair's time."""
+    if lt.get("speedup") is not None:
+        return lt["speedup"]
+    return lt["median_us"] / ag_us if lt.get("median_us") else None
+
+
 def problem_row(r, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
     """The figures of one result of a bench file, by column name (see COLUMNS)."""
     m, n, k = r["shape"]["m"], r["shape"]["n"], r["shape"]["k"]
@@ -77,9 +85,10 @@ def problem_row(r, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
         "ag_us": ag, "ag_tflops": flops / ag / 1e6, "cb_us": cb, "cb_tflops": flops / cb / 1e6,
         "speedup": cb / ag, "floor_us": fl, "floor_frac": fl / ag, "over_floor": ag / fl,
         "rel_err": r["autogemm"]["rel_err"],
-        # cuBLASLt's fastest of its top heuristic algorithms (BF16/FP16 files since it was added).
+        # cuBLASLt's fastest of its top heuristic algorithms (BF16/FP16 files since it was added): its
+        # ratio from its own pair with autogemm where the file has one, else over the main pair's time.
         "lt_us": (r.get("cublaslt") or {}).get("median_us"),
-        "lt_speedup": (lambda lt: lt / ag if lt else None)((r.get("cublaslt") or {}).get("median_us")),
+        "lt_speedup": lt_speedup(r.get("cublaslt") or {}, ag),
         # autogemm's pedantic FP32 choice, interleaved with a TF32/3xTF32 choice (files since it was added).
         "fp32_us": (r.get("autogemm_fp32") or {}).get("median_us"),
         "fp32_speedup": (r.get("autogemm_fp32") or {}).get("speedup"),

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CTest check of tools/bench_table.py and the tables of tools/perf_report.py: a TF32/3xTF32 result
 that carries autogemm's pedantic FP32 side by side gives its time and speed-up columns and the set's
-summary its geometric mean; a result without it (older files, other types) leaves them empty.
+summary its geometric mean; a result without it (older files, other types) leaves them empty. cuBLASLt's
+best gives its interleaved ratio where the file has one, else its time over the main pair's.
 Usage: test_bench_table.py TOOLS_DIR"""
 import sys
 
@@ -44,5 +45,13 @@ assert abs(h100_floor / h200_floor - 4.28 / 3.0) < 1e-9, (h100_floor, h200_floor
 h200 = perf_report.tensor_set_lines([("tf32 seed", dict(doc, device={"name": "NVIDIA H200"}))], ["x.json"], "docs",
                                     heading="H200 ")
 assert "### The H200 tf32 seed set" in h200, h200
+# cuBLASLt's best: the ratio of its own interleaved pair with autogemm where the file has one (its
+# autogemm side ran 33 us there, so 30 / 33, not 30 / 32), else its time over the main pair's.
+paired_lt = dict(result(32.0, 30.0), cublaslt={"median_us": 30.0, "autogemm_median_us": 33.0, "speedup": 30.0 / 33.0})
+assert abs(bench_table.problem_row(paired_lt)["lt_speedup"] - 30.0 / 33.0) < 1e-12
+alone_lt = dict(result(32.0, 30.0), cublaslt={"median_us": 24.0})
+assert abs(bench_table.problem_row(alone_lt)["lt_speedup"] - 0.75) < 1e-12
+assert "(interleaved with autogemm) 0.909×" in perf_report.set_summary("bf16 x", {"results": [paired_lt]})
+assert "(timed alone) 0.750×" in perf_report.set_summary("bf16 x", {"results": [alone_lt]})
 print("bench_table: the pedantic FP32 side by side in rows, summaries and tables; absent where not measured; "
-      "floors at the copy rate of the file's device")
+      "floors at the copy rate of the file's device; cuBLASLt's ratio from its own pair")
