@@ -184,6 +184,24 @@ def accuracy_section(path, docs_dir):
     return lines
 
 
+def interleaved_lt_ranges(sets, min_flops=2.0 * 4096 ** 3):
+    """Over the problems of at least min_flops whose cuBLASLt best was timed interleaved: the range of
+    its interleaved time over cublasGemmEx's, and of its time alone over its interleaved time (None
+    where no file has such a problem)."""
+    vs_cublas, alone = [], []
+    for _, doc in sets:
+        for r in doc["results"]:
+            lt = r.get("cublaslt") or {}
+            shape = r["shape"]
+            if lt.get("speedup") is None or 2.0 * shape["m"] * shape["n"] * shape["k"] < min_flops:
+                continue
+            vs_cublas.append(lt["median_us"] / r["cublas"]["median_us"])
+            if lt.get("alone_median_us"):
+                alone.append(lt["alone_median_us"] / lt["median_us"])
+    span = lambda xs: f"{min(xs):.2f}–{max(xs):.2f}" if xs else None
+    return span(vs_cublas), span(alone)
+
+
 def tensor_set_lines(sets, paths, docs_dir, heading=""):
     """Each tensor-core set's file with the build it was measured with (its grid's size: files of
     older grids stay until re-measured), then each tuned set's table, with cuBLASLt's best where it
@@ -203,6 +221,7 @@ def tensor_set_lines(sets, paths, docs_dir, heading=""):
 
 
 def report(sets, args):
+    lt_vs_cublas, lt_alone = interleaved_lt_ranges(args.h200_sets or [])
     docs_dir = os.path.dirname(os.path.abspath(args.out))
     seed, perf = dict(sets).get("seed"), dict(sets).get("perf")
     first = sets[0][1]
@@ -278,8 +297,9 @@ def report(sets, args):
                   "on padded, aligned copies of its operands (`src/realigned.hpp`). `cuBLASLt best`: the fastest of "
                   "cuBLASLt's top 8 heuristic algorithms for the problem (`gemm-tune bench --cublaslt`), each "
                   "checked, then timed alone after the paired timing: not interleaved, so on the large problems, "
-                  "whose paired repetitions ran under the power cap, it met the GPU in another power state (on the "
-                  "H200, below, where it is timed interleaved, it runs them at 0.99–1.04× cublasGemmEx's time).", "",
+                  "whose paired repetitions ran under the power cap, it met the GPU in another power state"
+                  + (f" (on the H200, below, where it is timed interleaved, it runs them at {lt_vs_cublas}× "
+                     "cublasGemmEx's time)" if lt_vs_cublas else "") + ".", "",
                   "```sh",
                   "for dt in bf16 f16; do",
                   "  gemm-tune tune --dtype $dt --set seed; gemm-tune tune --dtype $dt --set llm --layout tn",
@@ -334,8 +354,9 @@ def report(sets, args):
                   "sets' 1-token problems again, their other problems keeping the table's earlier choices. In the "
                   "BF16/FP16 files cuBLASLt's best is timed interleaved with autogemm's choice, as cuBLAS is; the "
                   "TF32/3xTF32 files, and the H100's, timed it alone after the pair, which on the large problems "
-                  "met the GPU out of the power cap the pair ran under (4096³ and 8192³ BF16: 0.83–0.93 of its "
-                  "interleaved time).", ""]
+                  "met the GPU out of the power cap the pair ran under"
+                  + (f" (problems of 4096³ and more: {lt_alone} of its interleaved time)" if lt_alone else "")
+                  + ".", ""]
         lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir, heading="H200 ")
     if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
         lines += accuracy_section(args.accuracy, docs_dir)

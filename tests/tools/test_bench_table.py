@@ -53,5 +53,11 @@ alone_lt = dict(result(32.0, 30.0), cublaslt={"median_us": 24.0})
 assert abs(bench_table.problem_row(alone_lt)["lt_speedup"] - 0.75) < 1e-12
 assert "(interleaved with autogemm) 0.909×" in perf_report.set_summary("bf16 x", {"results": [paired_lt]})
 assert "(timed alone) 0.750×" in perf_report.set_summary("bf16 x", {"results": [alone_lt]})
+# The report's ranges of cuBLASLt's interleaved time over cuBLAS's and of its time alone over it, over
+# the problems of 4096^3 and more that were timed interleaved; None where there are none.
+big = dict(result(200.0, 190.0), shape={"m": 4096, "n": 4096, "k": 4096},
+           cublaslt={"median_us": 199.5, "alone_median_us": 179.55, "speedup": 199.5 / 200.0})
+assert perf_report.interleaved_lt_ranges([("bf16 big", {"results": [big, paired_lt]})]) == ("1.05–1.05", "0.90–0.90")
+assert perf_report.interleaved_lt_ranges([("bf16 x", {"results": [alone_lt]})]) == (None, None)
 print("bench_table: the pedantic FP32 side by side in rows, summaries and tables; absent where not measured; "
       "floors at the copy rate of the file's device; cuBLASLt's ratio from its own pair")
