@@ -259,14 +259,14 @@ constexpr bool copies_whole_rows(int x, int bk, bool k_major, int vec, int threa
 /// `types` (FP32, or BF16/FP16 operands with FP32 sums and C of their type or FP32).
 constexpr KernelConfig gemv_config(int bm, int loads_in_flight, Op op_a, Op op_b, int align,
                                    GemmTypes types = kF32Types) {
-  KernelConfig c{bm, kGemvMaxN, 16 / data_type_bytes(types.a), 0, 0, 0, 0, loads_in_flight, 1, op_a, op_b, align,
+  KernelConfig c{bm, kGemvMaxN, vector_elements(types.a), 0, 0, 0, 0, loads_in_flight, 1, op_a, op_b, align,
                  Family::kGemv};
   c.types = types;
   return c;
 }
 
 /// Elements of a GEMV instance's operand type in one 16-byte vector (4 FP32, 8 BF16/FP16).
-constexpr int gemv_vector(const KernelConfig& c) { return 16 / data_type_bytes(c.types.a); }
+constexpr int gemv_vector(const KernelConfig& c) { return vector_elements(c.types.a); }
 
 /// A wgmma instance: tile bm x bn x bk, `stages` (0: as many as fit), cluster, schedule, layout and
 /// types (A and B of `operands`, C of `output`, the arithmetic `compute`: FP32 for 16-bit operands,
@@ -368,7 +368,7 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
   }
   if (c.wm != 0 || c.wn != 0 || c.tm != 0 || c.tn != 0 || c.min_blocks != 1 || c.slices != 1 || c.residues != 1)
     return "wgmma instance has no warp or thread tile, min blocks 1, one k-slice, no residues";
-  if (c.align != 16 / data_type_bytes(t.a)) return "wgmma instance reads 16-byte aligned operands (align 8, 4 for f32)";
+  if (c.align != vector_elements(t.a)) return "wgmma instance reads 16-byte aligned operands (align 8, 4 for f32)";
   if (c.bk * data_type_bytes(t.a) != 128)
     return "wgmma instance: BK must fill one 128-byte swizzled row (64 16-bit or 32 FP32 elements)";
   if (c.bn != 16 && c.bn != 32 && c.bn != 64 && c.bn != 128 && c.bn != 192 && c.bn != 256)

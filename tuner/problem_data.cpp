@@ -128,7 +128,7 @@ std::vector<ColumnMajorProblem> load_problems_file(const std::string& path, Op o
 
 int tuned_alignment_class(const ColumnMajorProblem& p) {
   if (p.align != 0) return p.align;
-  const int vector = 16 / data_type_bytes(p.types.a);  // elements in 16 bytes
+  const int vector = vector_elements(p.types.a);
   return p.lda % vector == 0 && p.ldb % vector == 0 ? vector : 1;
 }
 

@@ -13,7 +13,7 @@
 namespace autogemm {
 
 WgmmaExtentRule wgmma_extent_rule(const GemmProblem& p) {
-  const int ab = 16 / data_type_bytes(p.types.a), cb = 16 / data_type_bytes(p.types.c);
+  const int ab = vector_elements(p.types.a), cb = vector_elements(p.types.c);
   WgmmaExtentRule r;
   r.a = {p.op_a == Op::N ? 'm' : 'k', ab};
   r.b = {p.op_b == Op::N ? 'k' : 'n', ab};

@@ -53,6 +53,9 @@ constexpr const char* data_type_name(DataType t) {
 
 /// Bytes of one element of a data type.
 constexpr int data_type_bytes(DataType t) { return t == DataType::kF32 ? 4 : 2; }
+/// Elements of a data type in one 16-byte vector (4 FP32, 8 BF16/FP16): what a vector load, a TMA
+/// row and an aligned leading dimension are counted in.
+constexpr int vector_elements(DataType t) { return 16 / data_type_bytes(t); }
 
 constexpr const char* compute_type_name(ComputeType t) {
   switch (t) {

@@ -108,7 +108,7 @@ class TypedInstanceTest : public GpuTest, public ::testing::WithParamInterface<s
     // case makes them. TF32 and 3xTF32 instances copy A and B, so only C's m is ruled (and k, for
     // a register-A instance).
     // A GEMV instance takes any extents.
-    const int vec = cfg.is_gemv() ? 1 : 16 / data_type_bytes(cfg.types.a);
+    const int vec = cfg.is_gemv() ? 1 : vector_elements(cfg.types.a);
     auto up = [vec](int x) { return (x + vec - 1) / vec * vec; };
     if (!c_through_partials) cs.m = up(cs.m);
     if ((!copies && (op_a == Op::T || op_b == Op::N)) || register_a) cs.k = up(cs.k);
