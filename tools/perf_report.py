@@ -5,10 +5,10 @@ set against cuBLAS, geometric means, the targets, the validation summary when th
 speed-up plot, and the speed table between README.md's perf-table markers. Tables come from
 tools/bench_table.py, the targets from tools/perf_targets.py, the plot from tools/plot_speedup.py
 (skipped, saying so, where matplotlib is missing). Standard library only otherwise.
-It also writes the FP32 tensor-core sections: TF32 and 3xTF32 against cuBLAS (h100_bench_fp32tc_*.json)
-and the accuracy table of the FP32 arithmetics (h100_accuracy.json, `gemm-tune accuracy`), and the
-section of the H200 that the GPU machine now is (h200_bench_tc_*.json, h200_bench_fp32tc_*.json).
-Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--validation FILE]
+It also writes the tensor-core section, measured on the H200 that the GPU machine now is: BF16/FP16
+and TF32/3xTF32 against cuBLAS (h200_bench_tc_*.json, h200_bench_fp32tc_*.json), and the accuracy
+table of the FP32 arithmetics (h100_accuracy.json, `gemm-tune accuracy`).
+Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--validation FILE ...]
        [--accuracy FILE] [--out FILE] [--plot FILE] [--readme FILE]
        (defaults: the stable names under docs/results)"""
 import argparse
@@ -285,92 +285,70 @@ def report(sets, args):
         rows = [bench_table.problem_row(r) for r in doc["results"]]
         lines += ["", f"## The {name} set", "", set_summary(name, doc), ""]
         lines += bench_table.markdown_table(rows, TABLE_COLUMNS, TABLE_HEADERS)
-    if args.tensor_sets:
-        lines += ["", "## Tensor cores: BF16 and FP16", "",
-                  "`gemm-tune bench --dtype bf16|f16` against `cublasGemmEx` with `CUBLAS_COMPUTE_32F` in default "
-                  "math (tensor cores), same process, same method. Floor = max(2·M·N·K / "
-                  f"{bench_table.TENSOR_PEAK_TFLOPS:.0f} TFLOP/s (the H100 SXM's dense BF16/FP16 peak), bytes of A, B "
-                  f"and C / {bench_table.BANDWIDTH_TBS} TB/s). Sets whose name ends in `untuned` ran with no database "
-                  "(the untuned choice; their files give each problem) and have no table below; the others ran with the "
-                  "table the commands below tuned "
-                  f"(`{link(os.path.join(RESULTS, 'h100_tuning_table_tc.csv'), docs_dir)}`). `padded`: the call ran "
-                  "on padded, aligned copies of its operands (`src/realigned.hpp`). `cuBLASLt best`: the fastest of "
-                  "cuBLASLt's top 8 heuristic algorithms for the problem (`gemm-tune bench --cublaslt`), each "
-                  "checked, then timed alone after the paired timing: not interleaved, so on the large problems, "
-                  "whose paired repetitions ran under the power cap, it met the GPU in another power state"
-                  + (f" (on the H200, below, where it is timed interleaved, it runs them at {lt_vs_cublas}× "
-                     "cublasGemmEx's time)" if lt_vs_cublas else "") + ".", "",
+    if args.h200_sets:
+        device = args.h200_sets[0][1]["device"].get("name", "?")
+        lines += ["", f"## Tensor cores, on the {device}", "",
+                  f"The tensor-core families are measured on the project's GPU machine, an {device} (141 GB of "
+                  "HBM3e): the H100 SXM's 132 SMs at 1980 MHz, so the same compute peaks, and a device-to-device "
+                  f"copy rate of {bench_table.DEVICE_BANDWIDTH_TBS.get(device, '?')} TB/s measured there "
+                  f"(`{link(os.path.join(RESULTS, 'h200_validation.txt'), docs_dir)}`). `gemm-tune bench --dtype "
+                  "bf16|f16` against `cublasGemmEx` with `CUBLAS_COMPUTE_32F` in default math (tensor cores); "
+                  "`--math tf32` against `cublasGemmEx` with `CUBLAS_COMPUTE_32F_FAST_TF32`; `--math "
+                  "fp32_emulated` (3xTF32, FP32-level error: [accuracy.md](accuracy.md)) against cuBLAS SGEMM in "
+                  "pedantic FP32; same process, same method as above. Floor = max(2·M·N·K / the dense peak "
+                  f"({bench_table.TENSOR_PEAK_TFLOPS:.0f} TFLOP/s BF16/FP16, 494.7 TF32, a third of it for 3xTF32), "
+                  "bytes of A, B and C / the copy rate). The math modes may choose any arithmetic at least as "
+                  "accurate as their own: a `simt_sgemm` kernel is the CUDA-core FP32 one. `padded`: the call ran on "
+                  "padded, aligned copies of its operands (`src/realigned.hpp`).", "",
+                  "The sets ran with tables tuned on this machine from an empty database: "
+                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc.csv'), docs_dir)}` (BF16/FP16, every row) and "
+                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_fp32tc.csv'), docs_dir)}` (TF32/3xTF32: the rows "
+                  "fully timed, which hold each problem's best; tuned before the K-major copy's 64×32 tile, which "
+                  "its benches ran with). No pedantic FP32 table was tuned here, so the \"autogemm FP32\" column "
+                  "(autogemm's own pedantic choice, interleaved with the mode's) is the untuned one. Sets whose "
+                  "name ends in `untuned` ran with no database and have no table below. The sets counting 622 "
+                  "kernel instances ran on a build of the GEMV and wgmma instances only "
+                  "(`AUTOGEMM_KERNELS='gemv|sm90_wgmma'`: the full grid's binaries are larger than a call to the "
+                  "machine carries), which holds every instance a BF16/FP16 problem can run. `cuBLASLt best`: the "
+                  "fastest of cuBLASLt's top 8 (4 for TF32) heuristic algorithms for the problem, each checked; in "
+                  "the BF16/FP16 files it is timed interleaved with autogemm's choice, as cuBLAS is"
+                  + (f" (on problems of 4096³ and more, {lt_vs_cublas}× cublasGemmEx's time)" if lt_vs_cublas else "")
+                  + "; the TF32/3xTF32 files timed it alone after the pair, which on the large problems met the "
+                  "GPU out of the power cap the pair ran under"
+                  + (f" (timed alone, the BF16/FP16 files' problems of 4096³ and more took {lt_alone} of their "
+                     "interleaved time)" if lt_alone else "") + ".", "",
                   "```sh",
                   "for dt in bf16 f16; do",
                   "  gemm-tune tune --dtype $dt --set seed; gemm-tune tune --dtype $dt --set llm --layout tn",
                   "  gemm-tune tune --dtype $dt --set perf --layout all",
                   "  gemm-tune tune --dtype $dt --shape 4096,4096,4096 --shape 8192,8192,8192 --layout tn,nn",
                   "done",
-                  "gemm-tune bench --dtype bf16 --set llm --layout tn --json docs/results/h100_bench_tc_bf16_llm.json  # and so on",
-                  "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
-                  "--json docs/results/h100_bench_tc_bf16_llm_untuned.json",
-                  "```", ""]
-        lines += tensor_set_lines(args.tensor_sets, args.tensor_paths, docs_dir)
-    if args.fp32tc_sets:
-        lines += ["", "## Tensor cores: FP32 in TF32 and 3xTF32", "",
-                  "`gemm-tune bench --math tf32` against `cublasGemmEx` with `CUBLAS_COMPUTE_32F_FAST_TF32`, and "
-                  "`gemm-tune bench --math fp32_emulated` (3xTF32, FP32-level error: [accuracy.md](accuracy.md)) "
-                  "against cuBLAS SGEMM in pedantic FP32, same process, same method. Floor = max(2·M·N·K / "
-                  f"{bench_table.TF32_PEAK_TFLOPS} TFLOP/s (the H100 SXM's dense TF32 peak; a third of it for "
-                  f"3xTF32), bytes / {bench_table.BANDWIDTH_TBS} TB/s). The math mode may choose any arithmetic at "
-                  "least as accurate as its own: a `simt_sgemm` kernel is the CUDA-core FP32 one. Files that have "
-                  "them give autogemm's own pedantic FP32 choice beside each problem, interleaved with the mode's "
-                  "in the same run (\"autogemm FP32\"). The sets ran with the table these commands tuned "
-                  "(the FP32 rows imported from `docs/results/h100_tuning_table.csv.xz`):", "",
-                  "```sh",
-                  "xz -dk docs/results/h100_tuning_table.csv.xz && gemm-tune import docs/results/h100_tuning_table.csv"
-                  "  # the FP32 (pedantic) rows",
-                  "gemm-tune tune --math tf32 --set seed; gemm-tune tune --math fp32_emulated --set seed",
-                  "gemm-tune tune --math tf32 --set perf --layout all  # and --math fp32_emulated",
-                  "gemm-tune tune --math tf32 --shape 4096,4096,4096 --shape 4096,11008,4096 --shape 8192,8192,8192 "
-                  "--layout all  # and --math fp32_emulated",
-                  "gemm-tune bench --math tf32 --set seed --cublaslt 4 --json docs/results/h100_bench_fp32tc_tf32_seed.json"
+                  "gemm-tune tune --math tf32 --set seed; gemm-tune tune --math tf32 --set perf --layout all"
+                  "  # and --math fp32_emulated",
+                  "gemm-tune bench --dtype bf16 --set llm --layout tn --json docs/results/h200_bench_tc_bf16_llm.json"
                   "  # and so on",
+                  "gemm-tune bench --math tf32 --set seed --cublaslt 4 --json docs/results/h200_bench_fp32tc_tf32_seed.json",
+                  "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
+                  "--json docs/results/h200_bench_tc_bf16_llm_untuned.json",
                   "```", ""]
-        lines += tensor_set_lines(args.fp32tc_sets, args.fp32tc_paths, docs_dir)
-    if args.h200_sets:
-        first_h200 = args.h200_sets[0][1]
-        lines += ["", f"## On the {first_h200['device'].get('name', '?')}", "",
-                  f"The project's GPU machine is an {first_h200['device'].get('name', '?')} (141 GB of HBM3e): "
-                  "the H100 SXM's 132 SMs at 1980 MHz, so the same compute peaks, and a device-to-device copy "
-                  f"rate of {bench_table.DEVICE_BANDWIDTH_TBS.get(first_h200['device'].get('name'), '?')} TB/s "
-                  f"measured there (`{link(os.path.join(RESULTS, 'h200_validation.txt'), docs_dir)}`), which its "
-                  "floors use. The H100's tables do not apply to it (the device is part of every database row), "
-                  "so its sets ran with tables tuned on it from an empty database by the commands above: "
-                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc.csv'), docs_dir)}` (BF16/FP16, every row) and "
-                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_fp32tc.csv'), docs_dir)}` (TF32/3xTF32: the rows "
-                  "fully timed, which hold each problem's best; the quick pass's rows left out; tuned before the K-major "
-                  "copy's 64×32 tile, which its benches ran with). No pedantic FP32 "
-                  "table was tuned on it, so its \"autogemm FP32\" column is the untuned pedantic choice. Sets "
-                  "whose name ends in `untuned` ran with no database. The sets counting 622 kernel instances ran "
-                  "on a build of the GEMV and wgmma instances only (`AUTOGEMM_KERNELS='gemv|sm90_wgmma'`: the "
-                  "full grid's binaries are larger than a call to the machine carries), which holds every "
-                  "instance a BF16/FP16 problem can run: the FP16 `llm` set was tuned whole on it, the other "
-                  "sets' 1-token problems again, their other problems keeping the table's earlier choices. In the "
-                  "BF16/FP16 files cuBLASLt's best is timed interleaved with autogemm's choice, as cuBLAS is; the "
-                  "TF32/3xTF32 files, and the H100's, timed it alone after the pair, which on the large problems "
-                  "met the GPU out of the power cap the pair ran under"
-                  + (f" (problems of 4096³ and more: {lt_alone} of its interleaved time)" if lt_alone else "")
-                  + ".", ""]
-        lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir, heading="H200 ")
+        lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir)
     if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
         lines += accuracy_section(args.accuracy, docs_dir)
     else:
         print(f"perf_report: no {os.path.relpath(args.accuracy, ROOT)}: accuracy section left out", file=sys.stderr)
-    validation = validation_rows(args.validation)
-    if validation is None:
-        print(f"perf_report: no {os.path.relpath(args.validation, ROOT)}: validation section left out", file=sys.stderr)
-    else:
+    # The latest validation of each GPU the report measures on: the current machine's first.
+    validations = [(path, validation_rows(path)) for path in args.validation]
+    for path, rows in validations:
+        if rows is None:
+            print(f"perf_report: no {os.path.relpath(path, ROOT)}: its validation left out", file=sys.stderr)
+    validations = [(path, rows) for path, rows in validations if rows is not None]
+    if validations:
         lines += ["", "## Validation", "",
-                  f"The latest GPU validation (`tools/gpu_validation.sh`, its summary "
-                  f"`{link(args.validation, docs_dir)}`): the GPU suite checks every compiled instance against "
-                  "float64; compute-sanitizer runs over the covering subset; selfcheck is `gemm-tune selfcheck`.", ""]
-        lines += kv_table(("check", "result"), validation)
+                  "The latest GPU validation on each machine (`tools/gpu_validation.sh`'s summary, or the same "
+                  "checks run by hand): the GPU suite checks every compiled instance against float64; "
+                  "compute-sanitizer runs over the covering subset; selfcheck is `gemm-tune selfcheck`."]
+        for path, rows in validations:
+            lines += ["", f"`{link(path, docs_dir)}`:", ""] + kv_table(("check", "result"), rows)
     return "\n".join(lines) + "\n"
 
 
@@ -393,21 +371,9 @@ def readme_block(sets, args):
         layouts = len({r["layout"] for r in doc["results"]})
         lines.append(f"| geometric mean, {name} set ({len(doc['results'])} problems"
                      + (f", {layouts} layouts" if layouts > 1 else "") + f") | | | **{g:.3f}×** |")
-    # The tensor-core sets, tuned, in one sentence: below cuBLAS today, and said so.
-    tensor = [(name, doc) for name, doc in args.tensor_sets if not name.endswith("untuned")]
-    if tensor:
-        lines += ["", "BF16/FP16 on tensor cores, tuned, against `cublasGemmEx` (geometric means): " + ", ".join(
-            f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
-            for name, doc in tensor) + "."]
-    # FP32 on tensor cores: TF32 against cuBLAS TF32, 3xTF32 against cuBLAS pedantic SGEMM.
-    if args.fp32tc_sets:
-        lines += ["", "FP32 on tensor cores, tuned (TF32 against cuBLAS TF32, 3xTF32 against cuBLAS pedantic SGEMM; "
-                  "geometric means): " + ", ".join(
-                      f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
-                      for name, doc in args.fp32tc_sets) + "."]
     if args.h200_sets:
-        lines += ["", f"On the {args.h200_sets[0][1]['device'].get('name', '?')}, tuned on it or untuned (geometric "
-                  "means against the same cuBLAS calls): " + ", ".join(
+        lines += ["", f"On tensor cores, on the {args.h200_sets[0][1]['device'].get('name', '?')}, tuned on it or "
+                  "untuned (geometric means against cublasGemmEx, and 3xTF32 against cuBLAS pedantic SGEMM): " + ", ".join(
                       f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
                       for name, doc in args.h200_sets) + "."]
     lines += ["", f"Every problem, the device and the method: [{os.path.relpath(args.out, readme_dir)}]"
@@ -436,15 +402,15 @@ def main():
                     help="gemm-tune bench --set perf --layout all --json output")
     ap.add_argument("--table", default=os.path.join(RESULTS, "h100_tuning_table.csv"),
                     help="the tuning table the benchmark ran with (gemm-tune export --format csv)")
-    ap.add_argument("--validation", default=os.path.join(RESULTS, "h100_validation.txt"),
-                    help="tools/gpu_validation.sh's validation.txt (section left out where missing)")
+    ap.add_argument("--validation", nargs="*",
+                    default=[os.path.join(RESULTS, "h200_validation.txt"), os.path.join(RESULTS, "h100_validation.txt")],
+                    help="validation summaries (tools/gpu_validation.sh's validation.txt), the current machine's "
+                         "first (each left out where missing)")
     ap.add_argument("--accuracy", default=os.path.join(RESULTS, "h100_accuracy.json"),
                     help="gemm-tune accuracy --json output (section left out where missing)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
     ap.add_argument("--plot", default=os.path.join(RESULTS, "h100_speedup.png"))
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="'' leaves README.md alone")
-    ap.add_argument("--tensor", nargs="*", default=None,
-                    help="gemm-tune bench --dtype bf16|f16 --json outputs (default: docs/results/h100_bench_tc_*.json)")
     args = ap.parse_args()
     def results_named(prefix):
         names = sorted({f[:-3] if f.endswith(".xz") else f for f in os.listdir(RESULTS)
@@ -452,17 +418,11 @@ def main():
         return [os.path.join(RESULTS, f) for f in names]
 
     def named_sets(paths, prefix):
-        # The set's name: the file's, less the prefix ("bf16 seed" from h100_bench_tc_bf16_seed.json).
+        # The set's name: the file's, less the prefix ("bf16 seed" from h200_bench_tc_bf16_seed.json).
         return [(os.path.basename(p).replace(prefix, "").replace(".json", "").replace("_", " "), load_json(p))
                 for p in paths]
 
-    if args.tensor is None:
-        args.tensor = results_named("h100_bench_tc_")
-    args.tensor_paths = args.tensor
-    args.tensor_sets = named_sets(args.tensor, "h100_bench_tc_")
-    args.fp32tc_paths = results_named("h100_bench_fp32tc_")
-    args.fp32tc_sets = named_sets(args.fp32tc_paths, "h100_bench_fp32tc_")
-    # Results of the other GPU: its tensor-core sets, BF16/FP16 first.
+    # The tensor-core sets, measured on the H200, BF16/FP16 first.
     h200_tc, h200_fp32tc = results_named("h200_bench_tc_"), results_named("h200_bench_fp32tc_")
     args.h200_paths = h200_tc + h200_fp32tc
     args.h200_sets = named_sets(h200_tc, "h200_bench_tc_") + named_sets(h200_fp32tc, "h200_bench_fp32tc_")
