@@ -371,8 +371,8 @@ constexpr const char* invalid_wgmma_reason(const KernelConfig& c) {
   if (c.align != vector_elements(t.a)) return "wgmma instance reads 16-byte aligned operands (align 8, 4 for f32)";
   if (c.bk * data_type_bytes(t.a) != 128)
     return "wgmma instance: BK must fill one 128-byte swizzled row (64 16-bit or 32 FP32 elements)";
-  if (c.bn != 16 && c.bn != 32 && c.bn != 64 && c.bn != 128 && c.bn != 192 && c.bn != 256)
-    return "wgmma instance: BN must be 16, 32, 64, 128, 192 or 256";
+  if (c.bn != 16 && c.bn != 32 && c.bn != 64 && c.bn != 96 && c.bn != 128 && c.bn != 192 && c.bn != 256)
+    return "wgmma instance: BN must be 16, 32, 64, 96, 128, 192 or 256";
   if (c.schedule == WgmmaSchedule::kPingpong) {
     if (c.bm != 64 && c.bm != 128) return "ping-pong wgmma instance: BM must be 64 or 128 (one warpgroup's tile)";
   } else if (c.bm != 128 && c.bm != 256) {
