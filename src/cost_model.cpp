@@ -157,7 +157,7 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   if (c.schedule == WgmmaSchedule::kPingpong && tiles_per_sm >= 2) efficiency += 0.03;
   // Two or more 64-row ping-pong tiles per SM run slower than that: 3072x512x3072 BF16 `nn` on the
   // H200, 256 tiles of 64x96 29.3-30.0 us against 19.1 for 128 of 128x96 cooperative, 192 of 64x128
-  // 24.5 against 21.3 for 96 of 128x128 (docs/results/h200_96_wide_tiles.txt). With this term
+  // 24.5 against 21.3 for 96 of 128x128 (docs/results/h200_transposed_tiles.txt). With this term
   // tools/model_check's pick reaches 0.963 of the best on the H200 BF16/FP16 table (0.957 without,
   // worst 0.76 against 0.65), the H200 TF32/3xTF32 table's 0.953 -> 0.956, the H100's 0.958 unchanged.
   if (c.schedule == WgmmaSchedule::kPingpong && c.bm == 64 && tiles_per_sm >= 2) efficiency /= 1.2;
