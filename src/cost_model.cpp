@@ -26,7 +26,8 @@ DeviceModel device_model(int cc_major, int cc_minor, int sm_count, int clock_khz
   d.sm_count = std::max(1, sm_count);
   // sm_80 (A100) has 64 FP32 lanes per SM; sm_86 and newer have 128.
   const int fp32_lanes = (cc_major == 8 && cc_minor == 0) ? 64 : 128;
-  d.fma_per_us_per_sm = fp32_lanes * (clock_khz / 1000.0);
+  d.cycles_per_us = clock_khz / 1000.0;
+  d.fma_per_us_per_sm = fp32_lanes * d.cycles_per_us;
   d.dram_bytes_per_us = (mem_clock_khz > 0 && bus_bits > 0) ? 2.0 * mem_clock_khz * 1e3 * (bus_bits / 8.0) / 1e6 * 0.85
                                                             : 2.0e6;
   d.l2_bytes_per_us = 2.5 * d.dram_bytes_per_us;
@@ -126,7 +127,13 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   k = copies_k(c, k);  // a TF32 or 3xTF32 instance runs its copies' K
   const double tensor_rate = device.fma_per_us_per_sm * tensor_ratio;
   const int area = c.bm * c.bn;
+  // Between 128x64 and 128x128 the efficiency grows with the log of the area: 128x96 and 128x112 run
+  // one wgmma 96 or 112 wide per warpgroup and k-step, nearly 128x128's rate (512x11008x4096 BF16
+  // `tn` on the H200: 66.1 us on 128x112, 72.6 on 128x128). A step at 128x128 priced 128x112 at
+  // 128x64's efficiency and picked 128x128 there; interpolated, tools/model_check's pick on the H200
+  // BF16/FP16 table reaches 0.961 of the best (0.960 with the step), the H100 and TF32 tables unchanged.
   double efficiency = area >= 128 * 256 ? 0.82 : area >= 128 * 128 ? 0.74 : 0.6;
+  if (area > 128 * 64 && area < 128 * 128) efficiency = 0.6 + 0.14 * std::log2(area / (128.0 * 64.0));
   // A TF32 register-A main loop (A M-major through registers) runs the tensor cores at about 2/3 of
   // the rate of its K-major twin: 3072^3 on 128x128 340.4 us against 225.4, 4096^3 749.6 against 489.8.
   if (is_tf32_wgmma(c) && c.op_a == Op::N) efficiency /= 1.5;
@@ -187,6 +194,14 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const bool narrower_than_tile = m < c.bm || n < c.bn;
   double t = narrower_than_tile ? compute + dram_us : std::max(compute, dram_us);
   t = std::max(t, l2_bytes / reread_bytes_per_us);
+  // However small its tile, a main loop retires a k-step in no less than about 200 cycles (the
+  // consumers wait on the stage's barrier, issue its wgmmas and wait on them before releasing it):
+  // 128x128x32768 BF16 `nn` on the H200, one tile per SM over 512 k-steps, ran 57.0-57.7 us on
+  // 64x16, 64x32 and 64x64 ping-pong (0.105 us a step, where a 64x16 step's tensor-core work is
+  // 0.027), and 96x96x20000 37.3 us on 64x16, which the model had priced at 12.4 and put before
+  // 10 batches of 128x64 split-K (14.8 us).
+  constexpr double kStepCycles = 200.0;
+  t = std::max(t, steps_per_sm * kStepCycles / device.cycles_per_us);
   // A 2-block cluster against its 1x1 twin (geometric means over the H100 BF16/FP16 table's pairs):
   // 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where multicast saves L2 reads;
   // in grids of 1-4 waves 1.01-1.04x (2x1 and, past 2 waves, 1x2; 11008x512x4096, 2.6 waves of

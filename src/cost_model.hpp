@@ -16,6 +16,7 @@ namespace autogemm {
 struct DeviceModel {
   int sm_count = 1;
   double fma_per_us_per_sm = 1.0;  // FP32 fused multiply-adds per microsecond per SM
+  double cycles_per_us = 1.0;      // the SM clock in MHz
   double dram_bytes_per_us = 1.0;
   double l2_bytes_per_us = 1.0;
 };

@@ -531,7 +531,9 @@ TEST(KernelConfig, WgmmaValidityRuleNamesTheProblem) {
   EXPECT_EQ(kernel_name(ct), "sm90_wgmma_f16_f16_64x16x64_c1x1_ping_tn_align8_ct");
   EXPECT_EQ(parse_kernel_name(kernel_name(ct)), ct);
   EXPECT_FALSE(parse_kernel_name("sm90_wgmma_f16_f16_64x16x64_c1x1_ping_tn_align8_cx"));
-  EXPECT_NE(why([](KernelConfig& c) { c.bn = 48; }).find("BN must be 16, 32"), std::string::npos);
+  EXPECT_NE(why([](KernelConfig& c) { c.bn = 48; }).find("BN must be one of 16, 32, 64, 96, 112, 128, 192, 256"),
+            std::string::npos);
+  for (int bn : kWgmmaTileWidths) EXPECT_EQ(why([bn](KernelConfig& c) { c.bn = bn; }), "") << bn;
   simt.cluster_m = 1;
   simt.c_row_major = true;
   EXPECT_NE(std::string(invalid_reason(simt)).find("row-major C"), std::string::npos);

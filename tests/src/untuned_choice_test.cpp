@@ -19,7 +19,7 @@ DeviceLimits h100_limits() {
 
 DeviceModel h100_model() {
   DeviceModel m;
-  m.sm_count = 132, m.fma_per_us_per_sm = 128 * 1755.0, m.dram_bytes_per_us = 3.0e6, m.l2_bytes_per_us = 7.5e6;
+  m.sm_count = 132, m.cycles_per_us = 1755.0, m.fma_per_us_per_sm = 128 * 1755.0, m.dram_bytes_per_us = 3.0e6, m.l2_bytes_per_us = 7.5e6;
   return m;
 }
 
