@@ -1,0 +1,52 @@
+// The padded copies' layout (realigned.hpp): which operands are copied, and the rows' pitch.
+#include "realigned.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+
+namespace autogemm {
+namespace {
+
+GemmProblem bf16_problem(Op op_a, Op op_b, int m, int n, int k) {
+  GemmProblem p;
+  p.op_a = op_a, p.op_b = op_b, p.m = m, p.n = n, p.k = k;
+  p.types = GemmTypes{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
+  p.lda = op_a == Op::N ? m : k;
+  p.ldb = op_b == Op::N ? k : n;
+  p.ldc = m;
+  // 256-byte aligned stand-ins: the plan reads the addresses' alignment only.
+  p.a = reinterpret_cast<const void*>(uintptr_t{1} << 20);
+  p.b = reinterpret_cast<const void*>(uintptr_t{2} << 20);
+  p.c = reinterpret_cast<void*>(uintptr_t{3} << 20);
+  return p;
+}
+
+// 500 BF16 rows (1000 bytes) pad to 504 elements; the copies' rows start 1024 bytes apart, since 24
+// bytes are less than an eighth of a row (TMA boxes off 128-byte rows read two L2 lines per row).
+TEST(Realigned, CopiesRowsStart128BytesApartWhereThatAddsAtMostAnEighth) {
+  const RealignPlan plan = realign_plan(bf16_problem(Op::N, Op::T, 500, 500, 5000));
+  EXPECT_EQ(plan.m, 504);
+  EXPECT_EQ(plan.n, 504);
+  ASSERT_TRUE(plan.a.copied);
+  ASSERT_TRUE(plan.b.copied);
+  EXPECT_EQ(plan.a.ld, 512);
+  EXPECT_EQ(plan.b.ld, 512);
+  EXPECT_EQ(plan.a.offset % 256, 0u);
+  EXPECT_EQ(plan.b.offset % 256, 0u);
+  // 100 rows (200 bytes) pad to 104: 128-byte rows would add 56 bytes, more than an eighth.
+  const RealignPlan small = realign_plan(bf16_problem(Op::N, Op::N, 100, 100, 100));
+  ASSERT_TRUE(small.a.copied);
+  EXPECT_EQ(small.a.ld, 104);
+}
+
+// A problem TMA reads as it is keeps its operands in place.
+TEST(Realigned, AlignedProblemsAreNotCopied) {
+  const GemmProblem p = bf16_problem(Op::T, Op::N, 504, 504, 5000);
+  EXPECT_FALSE(runs_on_copies(p));
+  const RealignPlan plan = realign_plan(p);
+  EXPECT_FALSE(plan.a.copied || plan.b.copied || plan.c.copied);
+}
+
+}  // namespace
+}  // namespace autogemm
