@@ -157,8 +157,9 @@ inline constexpr WgmmaTile kWgmmaTiles[] = {
     {128, 96, WgmmaSchedule::kCooperative, 1, 1, false, false, true},
     {64, 96, WgmmaSchedule::kPingpong, 1, 1, false, false, true},
     // 512 tokens by 11008 or 14336 features, run transposed: 112-wide tiles make 396 or 512 tiles,
-    // 3.0 or 3.9 waves, where 128x128 makes 344 (2.6) or 448 (3.4). 512x11008x4096 BF16 `tn`: 68.1 us
-    // on 128x112 against 74.0 on 128x128 ping-pong; 512x14336x4096 88.0 against 95.3 on 128x96.
+    // 3.0 or 3.9 waves, where 128x128 makes 344 (2.6) or 448 (3.4). 512x11008x4096 BF16 `tn` on the
+    // H200 (an experiment build, tuned --exhaustive): 68.1 us on 128x112 against 74.0 on 128x128
+    // ping-pong; 512x14336x4096 88.0 against 95.3 on 128x96.
     {128, 112, WgmmaSchedule::kCooperative, 1, 1, false, false, true},
 };
 inline constexpr DataType kWgmmaOperandTypes[] = {DataType::kBF16, DataType::kF16};

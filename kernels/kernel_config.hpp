@@ -113,6 +113,8 @@ constexpr WgmmaWidthMessage wgmma_width_message() {
   return m;
 }
 inline constexpr WgmmaWidthMessage kWgmmaWidthMessage = wgmma_width_message();
+static_assert(kWgmmaWidthMessage.text[sizeof(kWgmmaWidthMessage.text) - 1] == '\0',
+              "the BN message outgrew its buffer");
 }  // namespace detail
 
 constexpr bool is_wgmma_tile_width(int bn) {

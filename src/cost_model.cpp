@@ -22,6 +22,7 @@ DeviceModel device_model(const DeviceLimits& limits) {
 }
 
 DeviceModel device_model(int cc_major, int cc_minor, int sm_count, int clock_khz, int mem_clock_khz, int bus_bits) {
+  if (clock_khz <= 0) clock_khz = 1755000;  // unknown (a table without clocks): the H100's base clock
   DeviceModel d;
   d.sm_count = std::max(1, sm_count);
   // sm_80 (A100) has 64 FP32 lanes per SM; sm_86 and newer have 128.
@@ -129,9 +130,10 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const int area = c.bm * c.bn;
   // Between 128x64 and 128x128 the efficiency grows with the log of the area: 128x96 and 128x112 run
   // one wgmma 96 or 112 wide per warpgroup and k-step, nearly 128x128's rate (512x11008x4096 BF16
-  // `tn` on the H200: 66.1 us on 128x112, 72.6 on 128x128). A step at 128x128 priced 128x112 at
-  // 128x64's efficiency and picked 128x128 there; interpolated, tools/model_check's pick on the H200
-  // BF16/FP16 table reaches 0.961 of the best (0.960 with the step), the H100 and TF32 tables unchanged.
+  // `tn` in the H200 tuning table: 66.1 us on 128x112, 72.6 on 128x128 cooperative). A step at
+  // 128x128 would price 128x112 at 128x64's efficiency, and the untuned choice would run that
+  // problem on 128x192 (83.1 us); interpolated, tools/model_check's pick on the H200 BF16/FP16 table
+  // reaches 0.961 of the best (0.960 with the step), the H100 and TF32 tables unchanged.
   double efficiency = area >= 128 * 256 ? 0.82 : area >= 128 * 128 ? 0.74 : 0.6;
   if (area > 128 * 64 && area < 128 * 128) efficiency = 0.6 + 0.14 * std::log2(area / (128.0 * 64.0));
   // A TF32 register-A main loop (A M-major through registers) runs the tensor cores at about 2/3 of
@@ -165,7 +167,8 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // Two or more 64-row ping-pong tiles per SM run slower than that: 3072x512x3072 BF16 `nn` on the
   // H200, 256 tiles of 64x96 29.3-30.0 us against 19.1 for 128 of 128x96 cooperative, 192 of 64x128
   // 24.5 against 21.3 for 96 of 128x128 (docs/results/h200_transposed_tiles.txt). With this term
-  // tools/model_check's pick reaches 0.963 of the best on the H200 BF16/FP16 table (0.957 without,
+  // tools/model_check's pick reaches 0.963 of the best on the H200 BF16/FP16 table as tuned with the
+  // 96-wide tiles (0.957 without,
   // worst 0.76 against 0.65), the H200 TF32/3xTF32 table's 0.953 -> 0.956, the H100's 0.958 unchanged.
   if (c.schedule == WgmmaSchedule::kPingpong && c.bm == 64 && tiles_per_sm >= 2) efficiency /= 1.2;
   const double steps_per_sm = static_cast<double>(tiles_per_sm) * ((g.k_per_split + c.bk - 1) / c.bk);
@@ -194,14 +197,6 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const bool narrower_than_tile = m < c.bm || n < c.bn;
   double t = narrower_than_tile ? compute + dram_us : std::max(compute, dram_us);
   t = std::max(t, l2_bytes / reread_bytes_per_us);
-  // However small its tile, a main loop retires a k-step in no less than about 200 cycles (the
-  // consumers wait on the stage's barrier, issue its wgmmas and wait on them before releasing it):
-  // 128x128x32768 BF16 `nn` on the H200, one tile per SM over 512 k-steps, ran 57.0-57.7 us on
-  // 64x16, 64x32 and 64x64 ping-pong (0.105 us a step, where a 64x16 step's tensor-core work is
-  // 0.027), and 96x96x20000 37.3 us on 64x16, which the model had priced at 12.4 and put before
-  // 10 batches of 128x64 split-K (14.8 us).
-  constexpr double kStepCycles = 200.0;
-  t = std::max(t, steps_per_sm * kStepCycles / device.cycles_per_us);
   // A 2-block cluster against its 1x1 twin (geometric means over the H100 BF16/FP16 table's pairs):
   // 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where multicast saves L2 reads;
   // in grids of 1-4 waves 1.01-1.04x (2x1 and, past 2 waves, 1x2; 11008x512x4096, 2.6 waves of
@@ -216,6 +211,14 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
     else if (blocks <= device.sm_count && c.bm == 64 && c.cluster_m == 2 && c.schedule == WgmmaSchedule::kPingpong)
       t *= 0.96;
   }
+  // However small its tile, a main loop retires a k-step in no less than about 200 cycles (the
+  // consumers wait on the stage's barrier, issue its wgmmas and wait on them before releasing it):
+  // 128x128x32768 BF16 `nn` on the H200, one tile per SM over 512 k-steps, ran 57.0-57.7 us on
+  // 64x16, 64x32 and 64x64 ping-pong (0.105 us a step, where a 64x16 step's tensor-core work is
+  // 0.027), and 96x96x20000 37.3 us on 64x16; without the floor the model prices that at 12.4,
+  // ahead of 10 batches of 128x64 split-K (14.8 us in the tuning).
+  constexpr double kStepCycles = 200.0;
+  t = std::max(t, steps_per_sm * kStepCycles / device.cycles_per_us);
   t += kLaunchUs;
   if (c.schedule == WgmmaSchedule::kStreamK) t += kStreamKSetupUs;
   // Split-K's partial tiles are added in split order by the kernel (CUTLASS's deterministic

@@ -16,7 +16,7 @@ namespace autogemm {
 struct DeviceModel {
   int sm_count = 1;
   double fma_per_us_per_sm = 1.0;  // FP32 fused multiply-adds per microsecond per SM
-  double cycles_per_us = 1.0;      // the SM clock in MHz
+  double cycles_per_us = 1.0;      // the SM clock in MHz (a model built by hand sets it with the FMA rate)
   double dram_bytes_per_us = 1.0;
   double l2_bytes_per_us = 1.0;
 };

@@ -28,11 +28,13 @@
 #define CUTLASS_GDC_ENABLED
 #endif
 
-// CUTLASS's builder offers the wgmma N widths past 8, 16, 32, 64, 96, 128, 192 and 256 (the 112 of
+// CUTLASS's builder offers wgmma N widths other than 8, 16, 32, 64, 96, 128, 192 and 256 (the 112 of
 // kWgmmaTileWidths) only with this defined; without it a 112-wide tile runs seven 64x16x16 wgmmas
-// per k-step, each reading A's tile again (512x11008x4096 BF16 `tn` 68.1 us with it, 138.1 without).
-// The other widths of kWgmmaTileWidths select the same wgmma either way: the selector tries N from
-// 256 down and takes the first that divides the tile, and no extended N divides any of them.
+// per k-step, each reading A's tile again (512x11008x4096 BF16 `tn` in an experiment build, tuned
+// --exhaustive: 68.1 us with it, 138.1 without). The other widths of kWgmmaTileWidths select the
+// same wgmma either way: the selector tries N from 256 down and takes the first that divides the
+// tile, each of them is a standard N, and every extended N tried before it is larger. It must
+// precede every CUTLASS header of the translation unit (checked after the includes).
 #if !defined(CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED)
 #define CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED
 #endif
@@ -48,6 +50,11 @@
 static_assert(cutlass::arch::IsGdcGloballyEnabled,
               "a CUTLASS header came before wgmma_gemm.cuh: its kernels would not wait for the previous grid");
 #endif
+// Without the extended shapes the 112-wide wgmma type does not exist and this fails to compile.
+static_assert(std::is_same_v<decltype(cute::SM90::GMMA::ss_op_selector<cutlass::bfloat16_t, cutlass::bfloat16_t, float,
+                                                                       cute::Shape<cute::_64, cute::Int<112>, cute::_64>>()),
+                             cute::SM90::GMMA::MMA_64x112x16_F32BF16BF16_SS<cute::GMMA::Major::K, cute::GMMA::Major::K>>,
+              "a CUTLASS header came before wgmma_gemm.cuh: a 112-wide tile would run 64x16 wgmmas");
 
 #include "gemm_params.hpp"
 #include "kernel_config.hpp"

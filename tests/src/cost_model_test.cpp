@@ -315,7 +315,7 @@ TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
   const KernelConfig narrow = cfg(64, 16, WgmmaSchedule::kPingpong);
   EXPECT_GT(estimate_us(narrow, 1, 1000, 1000, 1000, none, d), 1.5 * estimate_us(coop, 1, 1000, 1000, 1000, none, d));
   // A main loop retires a k-step in no less than ~200 cycles: 96x96x20000 ran 37.3 us on 64x16
-  // ping-pong (313 k-steps per tile) and 14.8 in 10 batches of 128x64 split-K.
+  // ping-pong (313 k-steps per tile) and 14.8 in 10 batches of 128x64 split-K (H200, tuned).
   const KernelConfig batched_nn = wgmma_config(128, 64, 64, 0, 1, 1, WgmmaSchedule::kSplitK, Op::N, Op::N,
                                                DataType::kBF16, DataType::kBF16);
   const KernelConfig narrow_nn = wgmma_config(64, 16, 64, 0, 1, 1, WgmmaSchedule::kPingpong, Op::N, Op::N,
@@ -324,7 +324,7 @@ TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
   EXPECT_LT(estimate_us(batched_nn, 1, 96, 96, 20000, {10, SplitKMode::kParallel}, d),
             estimate_us(narrow_nn, 1, 96, 96, 20000, none, d));
   // Between 128x64 and 128x128 the tensor cores' efficiency grows with the tile: per unit of work,
-  // 128x112 is priced nearer 128x128 than 128x64 (8 tiles per SM, compute-bound).
+  // 128x112 is priced nearer 128x128 than 128x64 (8 tiles per SM).
   auto per_column = [&](int bn) {
     return estimate_us(cfg(128, bn, WgmmaSchedule::kCooperative), 1, 128 * 132, 8 * bn, 4096, none, d) / bn;
   };

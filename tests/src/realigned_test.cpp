@@ -22,8 +22,9 @@ GemmProblem bf16_problem(Op op_a, Op op_b, int m, int n, int k) {
   return p;
 }
 
-// 500 BF16 rows (1000 bytes) pad to 504 elements; the copies' rows start 1024 bytes apart, since 24
-// bytes are less than an eighth of a row (TMA boxes off 128-byte rows read two L2 lines per row).
+// 500 BF16 rows (1000 bytes) pad to 504 elements (1008 bytes); the copies' rows start 1024 bytes
+// apart, since 16 more bytes are at most an eighth of the row (TMA boxes off 128-byte rows read two
+// L2 lines per row).
 TEST(Realigned, CopiesRowsStart128BytesApartWhereThatAddsAtMostAnEighth) {
   const RealignPlan plan = realign_plan(bf16_problem(Op::N, Op::T, 500, 500, 5000));
   EXPECT_EQ(plan.m, 504);
@@ -32,9 +33,11 @@ TEST(Realigned, CopiesRowsStart128BytesApartWhereThatAddsAtMostAnEighth) {
   ASSERT_TRUE(plan.b.copied);
   EXPECT_EQ(plan.a.ld, 512);
   EXPECT_EQ(plan.b.ld, 512);
+  ASSERT_TRUE(plan.c.copied);  // ldc 500: rows off 16 bytes
+  EXPECT_EQ(plan.c.ld, 512);
   EXPECT_EQ(plan.a.offset % 256, 0u);
   EXPECT_EQ(plan.b.offset % 256, 0u);
-  // 100 rows (200 bytes) pad to 104: 128-byte rows would add 56 bytes, more than an eighth.
+  // 100 rows pad to 104 (208 bytes): 128-byte rows would add 48 bytes, more than an eighth.
   const RealignPlan small = realign_plan(bf16_problem(Op::N, Op::N, 100, 100, 100));
   ASSERT_TRUE(small.a.copied);
   EXPECT_EQ(small.a.ld, 104);
