@@ -134,8 +134,10 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // 128x128 would price 128x112 at 128x64's efficiency, and the untuned choice would run that
   // problem on 128x192 (83.1 us); interpolated, tools/model_check's pick on the H200 BF16/FP16 table
   // reaches 0.961 of the best (0.960 with the step), the H100 and TF32 tables unchanged.
-  double efficiency = area >= 128 * 256 ? 0.82 : area >= 128 * 128 ? 0.74 : 0.6;
-  if (area > 128 * 64 && area < 128 * 128) efficiency = 0.6 + 0.14 * std::log2(area / (128.0 * 64.0));
+  double efficiency = area >= 128 * 256  ? 0.82
+                      : area >= 128 * 128 ? 0.74
+                      : area > 128 * 64   ? 0.6 + 0.14 * std::log2(area / (128.0 * 64.0))
+                                          : 0.6;
   // A TF32 register-A main loop (A M-major through registers) runs the tensor cores at about 2/3 of
   // the rate of its K-major twin: 3072^3 on 128x128 340.4 us against 225.4, 4096^3 749.6 against 489.8.
   if (is_tf32_wgmma(c) && c.op_a == Op::N) efficiency /= 1.5;
@@ -168,8 +170,8 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // H200, 256 tiles of 64x96 29.3-30.0 us against 19.1 for 128 of 128x96 cooperative, 192 of 64x128
   // 24.5 against 21.3 for 96 of 128x128 (docs/results/h200_transposed_tiles.txt). With this term
   // tools/model_check's pick reaches 0.963 of the best on the H200 BF16/FP16 table as tuned with the
-  // 96-wide tiles (0.957 without,
-  // worst 0.76 against 0.65), the H200 TF32/3xTF32 table's 0.953 -> 0.956, the H100's 0.958 unchanged.
+  // 96-wide tiles (0.957 without, worst 0.76 against 0.65), the H200 TF32/3xTF32 table's
+  // 0.953 -> 0.956, the H100's 0.958 unchanged.
   if (c.schedule == WgmmaSchedule::kPingpong && c.bm == 64 && tiles_per_sm >= 2) efficiency /= 1.2;
   const double steps_per_sm = static_cast<double>(tiles_per_sm) * ((g.k_per_split + c.bk - 1) / c.bk);
   const double compute = steps_per_sm * area * c.bk / (tensor_rate * efficiency);
