@@ -109,6 +109,33 @@ double estimate_gemv_us(const KernelConfig& c, int blocks_per_sm, int m, int n, 
   return t;
 }
 
+/// Bytes in each row of the TMA boxes that fill an MN-major wgmma operand's tile of `extent`
+/// elements: its shared-memory layout (CUTLASS's ss_smem_selector) takes the widest swizzle atom,
+/// 128, 64 or 32 bytes, whose width in elements divides the extent, and the boxes are one atom wide.
+int mn_major_box_row_bytes(int extent, int element_bytes) {
+  for (int bytes : {128, 64, 32})
+    if (extent % (bytes / element_bytes) == 0) return bytes;
+  return 16;
+}
+
+/// How much longer a wgmma main loop runs whose MN-major operand arrives in box rows under 128
+/// bytes (16-bit tiles 16 or 112 wide take 32-byte atoms, 32 or 96 wide 64-byte ones). The same tile
+/// with that operand K-major (128-byte rows) runs faster; on the H200, BF16 1024x1024x4096
+/// (docs/results/h200_tuning_table_layouts.csv.xz), `nt` against `nn`: 64x32 ping-pong 47.5 against
+/// 41.7 us, 128x32 stream-K 33.2 against 28.7; the row-major-C 128x112 32.3 in `nt` against 24.7 in
+/// `tt`. Over the H100 and H200 BF16/FP16 tables, measured over estimated time, such candidates
+/// ran 1.16-1.29x (64-byte rows) and 1.18-1.29x (32-byte rows) their problem's median candidate, the
+/// rest 0.97-0.99x. With the factors tools/model_check's pick on the untuned problems' table
+/// (h200_tuning_table_untuned_problems.csv.xz) reaches 0.963 of the best (0.947 without, worst 0.91
+/// against 0.77), on the layouts' table 0.842 (0.835), the H100 and H200 sets' tables unchanged.
+double narrow_box_rows_factor(const KernelConfig& c) {
+  const int ab = data_type_bytes(c.types.a);
+  const int a_row = a_is_k_major(c.op_a) ? 128 : mn_major_box_row_bytes(c.bm, ab);
+  const int b_row = b_is_k_major(c.op_b) ? 128 : mn_major_box_row_bytes(c.bn, ab);
+  const int row = std::min(a_row, b_row);
+  return row >= 128 ? 1.0 : row == 64 ? 1.2 : 1.3;
+}
+
 /// wgmma instances: a persistent grid of one block per SM walks the tiles, each tile's main loop at
 /// the tensor cores' rate times the tile's efficiency, or the operands' bytes at the DRAM rate where
 /// that is longer. Split into `splits`, the stream-K schedule runs the tiles' splits as tiles.
@@ -199,6 +226,7 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   const bool narrower_than_tile = m < c.bm || n < c.bn;
   double t = narrower_than_tile ? compute + dram_us : std::max(compute, dram_us);
   t = std::max(t, l2_bytes / reread_bytes_per_us);
+  t *= narrow_box_rows_factor(c);
   // A 2-block cluster against its 1x1 twin (geometric means over the H100 BF16/FP16 table's pairs):
   // 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where multicast saves L2 reads;
   // in grids of 1-4 waves 1.01-1.04x (2x1 and, past 2 waves, 1x2; 11008x512x4096, 2.6 waves of

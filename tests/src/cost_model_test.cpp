@@ -329,6 +329,15 @@ TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
     return estimate_us(cfg(128, bn, WgmmaSchedule::kCooperative), 1, 128 * 132, 8 * bn, 4096, none, d) / bn;
   };
   EXPECT_LT(per_column(112) - per_column(128), 0.5 * (per_column(64) - per_column(128)));
+  // An N-major B whose tile is 32 wide arrives in 64-byte box rows: 64x32 ping-pong ran
+  // 1024x1024x4096 in 47.5 us in `nt`, 41.7 in `nn` (B K-major); 64 wide, the rows are whole.
+  auto layout = [&](int bn, Op op_b) {
+    return estimate_us(wgmma_config(64, bn, 64, 0, 1, 1, WgmmaSchedule::kPingpong, Op::N, op_b, DataType::kBF16,
+                                    DataType::kBF16),
+                       1, 1024, 1024, 4096, none, d);
+  };
+  EXPECT_GT(layout(32, Op::T), 1.1 * layout(32, Op::N));
+  EXPECT_EQ(layout(64, Op::T), layout(64, Op::N));
 }
 
 // A TF32 register-A instance runs the tensor cores at 2/3 of its `tn` twin's rate (3072^3 on 128x128

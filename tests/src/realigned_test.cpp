@@ -22,13 +22,14 @@ GemmProblem bf16_problem(Op op_a, Op op_b, int m, int n, int k) {
   return p;
 }
 
-// 500 BF16 rows (1000 bytes) pad to 504 elements (1008 bytes); the copies' rows start 1024 bytes
-// apart, since 16 more bytes are at most an eighth of the row (TMA boxes off 128-byte rows read two
-// L2 lines per row).
+// 500 BF16 rows (1000 bytes) pad to 512 elements: every operand is copied (ld 500 is off 16 bytes),
+// and the 64-wide boxes of the M-major A and N-major B then end at the copies' edge; the copies' rows
+// start 1024 bytes apart (TMA boxes off 128-byte rows read two L2 lines per row).
 TEST(Realigned, CopiesRowsStart128BytesApartWhereThatAddsAtMostAnEighth) {
   const RealignPlan plan = realign_plan(bf16_problem(Op::N, Op::T, 500, 500, 5000));
-  EXPECT_EQ(plan.m, 504);
-  EXPECT_EQ(plan.n, 504);
+  EXPECT_EQ(plan.m, 512);
+  EXPECT_EQ(plan.n, 512);
+  EXPECT_EQ(plan.k, 5000);  // stored contiguously by neither A nor B
   ASSERT_TRUE(plan.a.copied);
   ASSERT_TRUE(plan.b.copied);
   EXPECT_EQ(plan.a.ld, 512);
@@ -41,6 +42,26 @@ TEST(Realigned, CopiesRowsStart128BytesApartWhereThatAddsAtMostAnEighth) {
   const RealignPlan small = realign_plan(bf16_problem(Op::N, Op::N, 100, 100, 100));
   ASSERT_TRUE(small.a.copied);
   EXPECT_EQ(small.a.ld, 104);
+}
+
+// An extent grows to 128 bytes only where every operand holding it is copied anyway and it grows by
+// at most an eighth.
+TEST(Realigned, ExtentsGrowToWholeBoxesOnlyWhereTheirOperandsAreCopiedAnyway) {
+  // k = 900 (1800-byte rows) is off 16 bytes in both K-major operands: k pads to 960, 15 k-steps of
+  // 64 as 904 takes; m = 700 grows to 704 for C alone (M-major in neither A nor B).
+  const RealignPlan tn = realign_plan(bf16_problem(Op::T, Op::N, 700, 1500, 900));
+  EXPECT_EQ(tn.k, 960);
+  EXPECT_EQ(tn.m, 704);
+  EXPECT_EQ(tn.n, 1500);
+  // A alone is misaligned (k = 100 in B is fine, m = 1000 in A is not copied for growth): B and C
+  // stay in place, so n and m keep their extents.
+  GemmProblem p = bf16_problem(Op::N, Op::N, 1000, 1000, 1000);
+  p.a = reinterpret_cast<const void*>((uintptr_t{1} << 20) + 2);
+  const RealignPlan one = realign_plan(p);
+  EXPECT_TRUE(one.a.copied);
+  EXPECT_FALSE(one.b.copied || one.c.copied);
+  EXPECT_EQ(one.m, 1000);
+  EXPECT_EQ(one.k, 1000);
 }
 
 // A problem TMA reads as it is keeps its operands in place.
