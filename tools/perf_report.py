@@ -6,10 +6,11 @@ speed-up plot, and the speed table between README.md's perf-table markers. Table
 tools/bench_table.py, the targets from tools/perf_targets.py, the plot from tools/plot_speedup.py
 (skipped, saying so, where matplotlib is missing). Standard library only otherwise.
 It also writes the tensor-core section, measured on the H200 that the GPU machine now is: BF16/FP16
-and TF32/3xTF32 against cuBLAS (h200_bench_tc_*.json, h200_bench_fp32tc_*.json), and the accuracy
-table of the FP32 arithmetics (h100_accuracy.json, `gemm-tune accuracy`).
+and TF32/3xTF32 against cuBLAS (h200_bench_tc_*.json, h200_bench_fp32tc_*.json) with the plot of the
+BF16/FP16 tuned sets (h200_speedup_tc.png), and the accuracy table of the FP32 arithmetics
+(h100_accuracy.json, `gemm-tune accuracy`).
 Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--validation FILE ...]
-       [--accuracy FILE] [--out FILE] [--plot FILE] [--readme FILE]
+       [--accuracy FILE] [--out FILE] [--plot FILE] [--tc-plot FILE] [--readme FILE]
        (defaults: the stable names under docs/results)"""
 import argparse
 import csv
@@ -140,8 +141,9 @@ def set_summary(name, doc):
     return text + "."
 
 
-def draw_plot(path, docs):
-    """Writes the plot; False (having said why) where matplotlib is missing."""
+def draw_plot(path, panels, title=None, target=1.15):
+    """Writes the plot of `panels` ((panel title, bench documents) pairs, one chart each); False
+    (having said why) where matplotlib is missing."""
     try:
         import plot_speedup
     except ImportError as e:
@@ -150,8 +152,23 @@ def draw_plot(path, docs):
         print(f"perf_report: matplotlib is missing (pip install matplotlib, or apt-get install "
               f"python3-matplotlib): {os.path.relpath(path, ROOT)} not redrawn", file=sys.stderr)
         return False
-    plot_speedup.plot(path, docs)
+    plot_speedup.plot_panels(path, panels, title or plot_speedup.DEFAULT_TITLE, target)
     return True
+
+
+# The BF16/FP16 plot: each type's tuned sets (issue 47's geometric-mean target is 1.10x).
+TC_PLOT_TARGET = 1.10
+TC_PLOT_TITLE = "autogemm (tuned) vs cublasGemmEx, FP32 accumulation"
+
+
+def tc_plot_panels(h200_sets):
+    """(type, its tuned tensor-core sets' documents) for BF16 and FP16, from the named H200 sets."""
+    panels = []
+    for dtype, title in (("bf16", "BF16"), ("f16", "FP16")):
+        docs = [doc for name, doc in h200_sets if name.split()[0] == dtype and not name.endswith("untuned")]
+        if docs:
+            panels.append((title, docs))
+    return panels
 
 
 ACCURACY_METHODS = [("cublas_pedantic", "cuBLAS pedantic"), ("autogemm_pedantic", "autogemm pedantic"),
@@ -331,6 +348,8 @@ def report(sets, args):
                   "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
                   "--json docs/results/h200_bench_tc_bf16_llm_untuned.json",
                   "```", ""]
+        if args.tc_plotted or os.path.exists(args.tc_plot):
+            lines += [f"![BF16/FP16 speed-up over cublasGemmEx per problem, tuned]({link(args.tc_plot, docs_dir)})", ""]
         lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir)
     if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
         lines += accuracy_section(args.accuracy, docs_dir)
@@ -410,6 +429,8 @@ def main():
                     help="gemm-tune accuracy --json output (section left out where missing)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
     ap.add_argument("--plot", default=os.path.join(RESULTS, "h100_speedup.png"))
+    ap.add_argument("--tc-plot", default=os.path.join(RESULTS, "h200_speedup_tc.png"),
+                    help="the BF16/FP16 tuned sets' plot")
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="'' leaves README.md alone")
     args = ap.parse_args()
     def results_named(prefix):
@@ -428,13 +449,16 @@ def main():
     args.h200_sets = named_sets(h200_tc, "h200_bench_tc_") + named_sets(h200_fp32tc, "h200_bench_fp32tc_")
     args.bench_paths = [args.seed, args.perf]
     sets = [("seed", load_json(args.seed)), ("perf", load_json(args.perf))]
-    args.plotted = draw_plot(args.plot, [doc for _, doc in sets])
+    args.plotted = draw_plot(args.plot, [("", [doc for _, doc in sets])])
+    tc_panels = tc_plot_panels(args.h200_sets)
+    args.tc_plotted = bool(tc_panels) and draw_plot(args.tc_plot, tc_panels, TC_PLOT_TITLE, TC_PLOT_TARGET)
     with open(args.out, "w") as f:
         f.write(report(sets, args))
     if args.readme:
         refresh_readme(args.readme, readme_block(sets, args))
     print(f"perf_report: wrote {os.path.relpath(args.out, ROOT)}"
           + (f" and {os.path.relpath(args.plot, ROOT)}" if args.plotted else "")
+          + (f", {os.path.relpath(args.tc_plot, ROOT)}" if args.tc_plotted else "")
           + (f"; {os.path.relpath(args.readme, ROOT)}'s speed table" if args.readme else ""))
 
 

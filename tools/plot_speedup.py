@@ -23,27 +23,48 @@ from results_io import load_json  # noqa: E402
 DEFAULT_TITLE = "autogemm (tuned) vs cuBLAS SGEMM, pedantic FP32"
 
 
-def plot(out, docs, title=DEFAULT_TITLE):
-    """Writes the chart of the bench documents `docs` (parsed JSON, in order) to the PNG `out`."""
-    labels, speedups = [], []
-    device = ""
+def speedups_of(docs):
+    """Labels ("MxNxK layout"), speed-ups over cuBLAS and the device name of the bench documents' results."""
+    labels, speedups, device = [], [], ""
     for doc in docs:
         device = doc.get("device", {}).get("name", device) if isinstance(doc.get("device"), dict) else device
         for r in doc["results"]:
             labels.append(f"{r['label']} {r['layout']}")
             speedups.append(r["cublas"]["median_us"] / r["autogemm"]["median_us"])
-    geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
-    fig, ax = plt.subplots(figsize=(max(8, 0.45 * len(labels)), 5))
-    colors = ["tab:green" if s >= 1.0 else "tab:red" for s in speedups]
-    ax.bar(range(len(labels)), speedups, color=colors)
-    ax.axhline(1.0, color="black", linewidth=1)
-    ax.axhline(1.15, color="tab:blue", linestyle="--", linewidth=1, label="1.15× target (geometric mean)")
-    ax.axhline(geo, color="tab:orange", linestyle=":", linewidth=1.5, label=f"geometric mean {geo:.3f}× over {len(speedups)} problems")
-    ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=8)
-    ax.set_ylabel("speed-up over cuBLAS (cuBLAS time / autogemm time)")
-    ax.set_title(title + (f" — {device}" if device else ""))
-    ax.legend(loc="best")
+    return labels, speedups, device
+
+
+def plot(out, docs, title=DEFAULT_TITLE, target=1.15):
+    """Writes the chart of the bench documents `docs` (parsed JSON, in order) to the PNG `out`."""
+    plot_panels(out, [("", docs)], title, target)
+
+
+def plot_panels(out, panels, title, target):
+    """One chart per (panel title, bench documents) of `panels`, stacked, into the PNG `out`: a bar per
+    problem, lines at 1.0x, at the geometric-mean `target` and at the panel's geometric mean."""
+    data = [(name,) + speedups_of(docs) for name, docs in panels]
+    widest = max(len(labels) for _, labels, _, _ in data)
+    fig, axes = plt.subplots(len(data), 1, figsize=(max(8, 0.45 * widest if len(data) == 1 else 0.22 * widest),
+                                                    5 * len(data)), squeeze=False)
+    device = ""
+    for ax, (name, labels, speedups, dev) in zip(axes[:, 0], data):
+        device = dev or device
+        geo = math.exp(sum(math.log(s) for s in speedups) / len(speedups))
+        colors = ["tab:green" if s >= 1.0 else "tab:red" for s in speedups]
+        ax.bar(range(len(labels)), speedups, color=colors)
+        ax.axhline(1.0, color="black", linewidth=1)
+        ax.axhline(target, color="tab:blue", linestyle="--", linewidth=1,
+                   label=f"{target:.2f}× target (geometric mean)")
+        ax.axhline(geo, color="tab:orange", linestyle=":", linewidth=1.5,
+                   label=f"geometric mean {geo:.3f}× over {len(speedups)} problems")
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=8 if len(data) == 1 else 6)
+        ax.set_ylabel("speed-up over cuBLAS (cuBLAS time / autogemm time)" if len(data) == 1 else "over cuBLAS")
+        if name:
+            ax.set_title(name)
+        ax.legend(loc="best")
+    fig.suptitle(title + (f" — {device}" if device else "")) if len(data) > 1 else \
+        axes[0, 0].set_title(title + (f" — {device}" if device else ""))
     fig.tight_layout()
     # No creation-time or version metadata: the same results give the same bytes.
     fig.savefig(out, dpi=120, metadata={"Software": None})
