@@ -118,8 +118,9 @@ int mn_major_box_row_bytes(int extent, int element_bytes) {
   return 16;
 }
 
-/// How much longer a wgmma main loop runs whose MN-major operand arrives in box rows under 128
-/// bytes (16-bit tiles 16 or 112 wide take 32-byte atoms, 32 or 96 wide 64-byte ones). The same tile
+/// How much longer a wgmma instance's main loop (its tensor-core or its streaming time, whichever
+/// bounds it) runs where an MN-major operand arrives in box rows under 128 bytes (16-bit tiles 16 or
+/// 112 wide take 32-byte atoms, 32 or 96 wide 64-byte ones). The same tile
 /// with that operand K-major (128-byte rows) runs faster; on the H200, BF16 1024x1024x4096
 /// (docs/results/h200_tuning_table_layouts.csv.xz), `nt` against `nn`: 64x32 ping-pong 47.5 against
 /// 41.7 us, 128x32 stream-K 33.2 against 28.7; the row-major-C 128x112 32.3 in `nt` against 24.7 in

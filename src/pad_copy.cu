@@ -62,7 +62,8 @@ cudaError_t launch(const PadCopy* list, int count, cudaStream_t stream) {
     if (c.dst_rows == 0 || c.dst_cols == 0) continue;
     const int64_t chunks = (c.dst_rows + kPer - 1) / kPer * c.dst_cols;
     copies.copy[used] = c;
-    copies.first_block[used + 1] = copies.first_block[used] + std::min((chunks + kThreads - 1) / kThreads, kMaxBlocksPerCopy);
+    const int64_t blocks = std::min((chunks + kThreads - 1) / kThreads, kMaxBlocksPerCopy);
+    copies.first_block[used + 1] = copies.first_block[used] + blocks;
     ++used;
   }
   if (used == 0) return cudaSuccess;

@@ -1,7 +1,8 @@
 // The copy kernel of the padded, aligned operands (realigned.hpp): one launch copies up to three
 // matrices into larger ones and writes zeros in the rows and columns it adds, so the buffer needs no
 // memset first (one launch and one pass over the copy fewer: 127x3001x1531 BF16 26.8-28.6 us on the
-// H100 against 37.5-39.7 with a memset and cudaMemcpy2DAsync), and A and B take one launch, not two.
+// H100 against 37.5-39.7 with a memset and cudaMemcpy2DAsync), and a call's A, B and C of one element
+// size take one launch.
 #pragma once
 
 #include <cuda_runtime_api.h>

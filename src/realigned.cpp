@@ -64,6 +64,7 @@ RealignPlan realign_plan(const GemmProblem& p) {
     int& extent = o.extent == 'm' ? plan.m : o.extent == 'n' ? plan.n : plan.k;
     if (extent % o.multiple != 0) extent = static_cast<int>(round_up(extent, vec_ab));
   }
+  // The copies, laid out from the buffer's start (again where the extents grow below).
   auto plan_operands = [&] {
     plan.bytes = 0;
     plan.a = plan_operand(p.a, p.lda, a_n ? p.m : p.k, a_n ? p.k : p.m, a_n ? plan.m : plan.k, a_n ? plan.k : plan.m,
@@ -75,20 +76,23 @@ RealignPlan realign_plan(const GemmProblem& p) {
   plan_operands();
   // A TMA box whose 128-byte rows cross the end of a copied operand's contiguous extent runs slowly:
   // on the H200, 500x500x5000 BF16 `nt` padded to 504x504 (copies 512 apart) ran 23.0 us on 64x64
-  // ping-pong against 14.6 for 512x512x5000 in place, 25.5 against 16.0 on 64x32. Where the operands
-  // holding an extent are copied anyway, an extent a copied A or B stores contiguously is rounded up
-  // to 128 bytes, where that lengthens it by at most an eighth (a tile at least 64 wide, or a k-step,
-  // covers the added zeros anyway).
+  // ping-pong against 14.6 for 512x512x5000 in place, 25.5 against 16.0 on 64x32. Where every
+  // operand holding an extent grew (and so is copied whatever its address and pitch), an extent a
+  // grown A or B stores contiguously is rounded up to 128 bytes, where that lengthens it by at most
+  // an eighth (a tile at least 64 wide, or a k-step, covers the added zeros anyway). Growth depends
+  // on the shape and layout alone, so a call's padded problem is the one the tuner tuned
+  // (problem_as_called), whatever the call's pointers and leading dimensions.
   const int box = 128 / ab;
-  auto widen = [&](int& extent, bool stored_contiguously, bool holders_copied) {
+  auto widen = [&](int& extent, bool stored_contiguously, bool holders_grew) {
     const int64_t wide = round_up(extent, box);
-    if (stored_contiguously && holders_copied && wide - extent <= extent / 8) extent = static_cast<int>(wide);
+    if (stored_contiguously && holders_grew && wide - extent <= extent / 8) extent = static_cast<int>(wide);
   };
-  const bool copied_a = plan.a.copied, copied_b = plan.b.copied, copied_c = plan.c.copied;
+  const bool grew_m = plan.m != p.m, grew_n = plan.n != p.n, grew_k = plan.k != p.k;
+  const bool grew_a = grew_m || grew_k, grew_b = grew_n || grew_k, grew_c = grew_m || grew_n;
   const int m0 = plan.m, n0 = plan.n, k0 = plan.k;
-  widen(plan.m, a_n, copied_a && copied_c);
-  widen(plan.n, !b_n, copied_b && copied_c);
-  widen(plan.k, !a_n || b_n, copied_a && copied_b);
+  widen(plan.m, a_n, grew_a && grew_c);
+  widen(plan.n, !b_n, grew_b && grew_c);
+  widen(plan.k, !a_n || b_n, grew_a && grew_b);
   if (plan.m != m0 || plan.n != n0 || plan.k != k0) plan_operands();
   return plan;
 }

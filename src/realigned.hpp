@@ -2,12 +2,12 @@
 // copies. TMA reads rows that start 16-byte aligned (base and leading dimension), and CUTLASS's TMA
 // kernels take each operand's contiguous extent (m of an op-N A and of C, k of a K-major operand, n
 // of an op-T B) in multiples of 16 bytes (wgmma_extent_rule). Such a problem's extents are rounded
-// up to that multiple, and further to whole 128-byte TMA boxes where a copied A or B stores them
-// contiguously and every operand holding them is copied anyway; each operand that is misaligned or
-// whose extents grew is copied into the handle's realignment buffer, the copies of one element size
-// by one launch that also writes zeros in their added rows and columns (pad_copy.hpp), so that a
-// padded k adds only zero products; the kernel runs on the copies, and a copied C's m x n block is
-// copied back. Never an error, never a wrong answer, at the price of a pass over the copies.
+// up to that multiple, and further to whole 128-byte TMA boxes (by at most an eighth) where a grown
+// A or B stores them contiguously and every operand holding them grew; each operand that is
+// misaligned or whose extents grew is copied into the handle's realignment buffer, the copies of one
+// element size by one launch that also writes zeros in their added rows and columns (pad_copy.hpp),
+// so that a padded k adds only zero products; the kernel runs on the copies, and a copied C's m x n
+// block is copied back. Never an error, never a wrong answer, at the price of a pass over the copies.
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -150,7 +150,8 @@ def draw_plot(path, panels, title=None, target=1.15):
         if e.name != "matplotlib":
             raise
         print(f"perf_report: matplotlib is missing (pip install matplotlib, or apt-get install "
-              f"python3-matplotlib): {os.path.relpath(path, ROOT)} not redrawn", file=sys.stderr)
+              f"python3-matplotlib): {os.path.relpath(path, ROOT)} and the tensor-core plot not redrawn",
+              file=sys.stderr)
         return False
     plot_speedup.plot_panels(path, panels, title or plot_speedup.DEFAULT_TITLE, target)
     return True
@@ -451,7 +452,9 @@ def main():
     sets = [("seed", load_json(args.seed)), ("perf", load_json(args.perf))]
     args.plotted = draw_plot(args.plot, [("", [doc for _, doc in sets])])
     tc_panels = tc_plot_panels(args.h200_sets)
-    args.tc_plotted = bool(tc_panels) and draw_plot(args.tc_plot, tc_panels, TC_PLOT_TITLE, TC_PLOT_TARGET)
+    # Without matplotlib the first plot has said so; the second is left too.
+    args.tc_plotted = args.plotted and bool(tc_panels) and draw_plot(args.tc_plot, tc_panels, TC_PLOT_TITLE,
+                                                                      TC_PLOT_TARGET)
     with open(args.out, "w") as f:
         f.write(report(sets, args))
     if args.readme:

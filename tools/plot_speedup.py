@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Bar chart (PNG) of autogemm's speed-up over cuBLAS SGEMM per problem, from `gemm-tune bench --json`
-files: one bar per problem (label and layout), lines at 1.0x and at the 1.15x geometric-mean target.
-Needs matplotlib (pip install matplotlib, or Debian's python3-matplotlib).
-Also imported by tools/perf_report.py: plot() draws the report's chart.
+"""Bar chart (PNG) of autogemm's speed-up over cuBLAS per problem, from `gemm-tune bench --json` files:
+one bar per problem (label and layout), lines at 1.0x, at a geometric-mean target (1.15x by default,
+the FP32 one) and at the geometric mean. Needs matplotlib (pip install matplotlib, or Debian's
+python3-matplotlib). Also imported by tools/perf_report.py: plot_panels() draws the report's charts,
+the FP32 sets' in one panel and the BF16/FP16 sets' in a panel per type.
 Usage: tools/plot_speedup.py OUT.png BENCH.json [MORE.json ...] [--title TEXT]"""
 import argparse
 import math
@@ -44,8 +45,8 @@ def plot_panels(out, panels, title, target):
     problem, lines at 1.0x, at the geometric-mean `target` and at the panel's geometric mean."""
     data = [(name,) + speedups_of(docs) for name, docs in panels]
     widest = max(len(labels) for _, labels, _, _ in data)
-    fig, axes = plt.subplots(len(data), 1, figsize=(max(8, 0.45 * widest if len(data) == 1 else 0.22 * widest),
-                                                    5 * len(data)), squeeze=False)
+    per_bar = 0.45 if len(data) == 1 else 0.3
+    fig, axes = plt.subplots(len(data), 1, figsize=(max(8, per_bar * widest), 5.5 * len(data)), squeeze=False)
     device = ""
     for ax, (name, labels, speedups, dev) in zip(axes[:, 0], data):
         device = dev or device
@@ -58,13 +59,16 @@ def plot_panels(out, panels, title, target):
         ax.axhline(geo, color="tab:orange", linestyle=":", linewidth=1.5,
                    label=f"geometric mean {geo:.3f}× over {len(speedups)} problems")
         ax.set_xticks(range(len(labels)))
-        ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=8 if len(data) == 1 else 6)
-        ax.set_ylabel("speed-up over cuBLAS (cuBLAS time / autogemm time)" if len(data) == 1 else "over cuBLAS")
+        ax.set_xticklabels(labels, rotation=70, ha="right", fontsize=8 if len(data) == 1 else 7)
+        ax.set_ylabel("cuBLAS time / autogemm time")
         if name:
             ax.set_title(name)
-        ax.legend(loc="best")
-    fig.suptitle(title + (f" — {device}" if device else "")) if len(data) > 1 else \
-        axes[0, 0].set_title(title + (f" — {device}" if device else ""))
+        ax.legend(loc="lower left", framealpha=0.95)
+    heading = title + (f" — {device}" if device else "")
+    if len(data) > 1:
+        fig.suptitle(heading)
+    else:
+        axes[0, 0].set_title(heading)
     fig.tight_layout()
     # No creation-time or version metadata: the same results give the same bytes.
     fig.savefig(out, dpi=120, metadata={"Software": None})

@@ -406,6 +406,11 @@ TEST_F(GemmExApiTest, OperandsTmaCannotReadRunOnAlignedCopies) {
                     AUTOGEMM_STATUS_SUCCESS)
               << autogemmGetLastErrorMessage();
         }
+  // An N-major B whose n pads to whole TMA boxes (500 to 504, then 512), C's n with it.
+  const GemmTypes bf16{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
+  for (auto ta : ops)
+    EXPECT_EQ(check_ex(bf16, ta, AUTOGEMM_OP_T, 301, 500, 517, 1.0f, 0.5f, 1, seed += 7), AUTOGEMM_STATUS_SUCCESS)
+        << autogemmGetLastErrorMessage();
 }
 
 // Decode shapes (a few tokens as m of a `tn` call) run and match the reference, also m = 1 whose C

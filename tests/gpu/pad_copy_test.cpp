@@ -71,8 +71,8 @@ TEST_F(PadCopyTest, CopiesEveryElementFromAnyAlignmentAndPitch) {
     }
 }
 
-// A, B and C of a call in one launch: the grid covers the largest, the others' blocks past their
-// extents write nothing.
+// A, B and C of a call in one launch: each copy's blocks write its own chunks only (a column of 5000
+// rows, 33 of 700 in 40, 70000 columns of 3 rows, more than one grid dimension holds).
 TEST_F(PadCopyTest, CopiesOfDifferentShapesShareALaunch) {
   const CopyCase cases[] = {{5000, 9, 5003, 2, 5056, 9}, {700, 33, 712, 6, 704, 40}, {3, 70000, 5, 4, 8, 70000}};
   PadCopy copies[kMaxPadCopies];

@@ -44,17 +44,22 @@ TEST(Realigned, CopiesRowsStart128BytesApartWhereThatAddsAtMostAnEighth) {
   EXPECT_EQ(small.a.ld, 104);
 }
 
-// An extent grows to 128 bytes only where every operand holding it is copied anyway and it grows by
-// at most an eighth.
-TEST(Realigned, ExtentsGrowToWholeBoxesOnlyWhereTheirOperandsAreCopiedAnyway) {
+// An extent grows to 128 bytes only where every operand holding it grew (and so is copied whatever
+// its address) and it grows by at most an eighth; pointers and leading dimensions never change the
+// padded problem, which is the one the tuner tunes.
+TEST(Realigned, ExtentsGrowToWholeBoxesOnlyWhereTheirOperandsGrew) {
   // k = 900 (1800-byte rows) is off 16 bytes in both K-major operands: k pads to 960, 15 k-steps of
   // 64 as 904 takes; m = 700 grows to 704 for C alone (M-major in neither A nor B).
   const RealignPlan tn = realign_plan(bf16_problem(Op::T, Op::N, 700, 1500, 900));
   EXPECT_EQ(tn.k, 960);
   EXPECT_EQ(tn.m, 704);
   EXPECT_EQ(tn.n, 1500);
-  // A alone is misaligned (k = 100 in B is fine, m = 1000 in A is not copied for growth): B and C
-  // stay in place, so n and m keep their extents.
+  // m = 300 grows to 304 for C (608-byte rows): C's copy's rows start 640 bytes apart.
+  const RealignPlan c_rows = realign_plan(bf16_problem(Op::T, Op::N, 300, 100, 64));
+  EXPECT_EQ(c_rows.m, 304);
+  ASSERT_TRUE(c_rows.c.copied);
+  EXPECT_EQ(c_rows.c.ld, 320);
+  // A misaligned A is copied, but nothing grew: m and k keep their extents.
   GemmProblem p = bf16_problem(Op::N, Op::N, 1000, 1000, 1000);
   p.a = reinterpret_cast<const void*>((uintptr_t{1} << 20) + 2);
   const RealignPlan one = realign_plan(p);
@@ -62,6 +67,13 @@ TEST(Realigned, ExtentsGrowToWholeBoxesOnlyWhereTheirOperandsAreCopiedAnyway) {
   EXPECT_FALSE(one.b.copied || one.c.copied);
   EXPECT_EQ(one.m, 1000);
   EXPECT_EQ(one.k, 1000);
+  // The padded 500x500x5000 `nt` is 512x512 whether A's base is aligned or not.
+  GemmProblem shifted = bf16_problem(Op::N, Op::T, 500, 500, 5000);
+  shifted.a = reinterpret_cast<const void*>((uintptr_t{1} << 20) + 2);
+  shifted.lda = 509;
+  const RealignPlan moved = realign_plan(shifted);
+  EXPECT_EQ(moved.m, 512);
+  EXPECT_EQ(moved.n, 512);
 }
 
 // A problem TMA reads as it is keeps its operands in place.
