@@ -2,7 +2,8 @@
 """CTest check of tools/bench_table.py and the tables of tools/perf_report.py: a TF32/3xTF32 result
 that carries autogemm's pedantic FP32 side by side gives its time and speed-up columns and the set's
 summary its geometric mean; a result without it (older files, other types) leaves them empty. cuBLASLt's
-best gives its interleaved ratio where the file has one, else its time over the main pair's.
+best gives its interleaved ratio where the file has one, else its time over the main pair's. The
+BF16/FP16 plot's panels hold each type's tuned sets only.
 Usage: test_bench_table.py TOOLS_DIR"""
 import sys
 
@@ -59,5 +60,9 @@ big = dict(result(200.0, 190.0), shape={"m": 4096, "n": 4096, "k": 4096},
            cublaslt={"median_us": 199.5, "alone_median_us": 179.55, "speedup": 199.5 / 200.0})
 assert perf_report.interleaved_lt_ranges([("bf16 big", {"results": [big, paired_lt]})]) == ("1.05–1.05", "0.90–0.90")
 assert perf_report.interleaved_lt_ranges([("bf16 x", {"results": [alone_lt]})]) == (None, None)
+# The BF16/FP16 plot takes each type's tuned sets, in the order named: no untuned or TF32 set.
+named = [("bf16 big", "B"), ("bf16 llm untuned", "U"), ("bf16 seed", "S"), ("f16 perf", "F"), ("tf32 seed", "T")]
+assert perf_report.tc_plot_panels(named) == [("BF16", ["B", "S"]), ("FP16", ["F"])], perf_report.tc_plot_panels(named)
+assert perf_report.tc_plot_panels([("tf32 perf", "T")]) == []
 print("bench_table: the pedantic FP32 side by side in rows, summaries and tables; absent where not measured; "
       "floors at the copy rate of the file's device; cuBLASLt's ratio from its own pair")
