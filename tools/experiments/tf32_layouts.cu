@@ -13,33 +13,13 @@
 #include <cstdio>
 #include <vector>
 
-#include "cute/tensor.hpp"
-#include "cutlass/epilogue/collective/collective_builder.hpp"
-#include "cutlass/gemm/collective/collective_builder.hpp"
-#include "cutlass/gemm/device/gemm_universal_adapter.h"
-#include "cutlass/gemm/kernel/gemm_universal.hpp"
+#include "builder_gemm.cuh"
 
 using namespace cute;
 
+// FP32 operands (TF32 arithmetic) and output, aligned 4, B K-major.
 template <class LayoutA, class TileT, bool kPingpong>
-struct Gemm {
-  using Cluster = Shape<_1, _1, _1>;
-  using EpilogueSchedule = std::conditional_t<kPingpong, cutlass::epilogue::TmaWarpSpecialized,
-                                              cutlass::epilogue::TmaWarpSpecializedCooperative>;
-  using MainloopSchedule = std::conditional_t<kPingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
-                                              cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
-  using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, TileT, Cluster, cutlass::epilogue::collective::EpilogueTileAuto,
-      float, float, float, cutlass::layout::ColumnMajor, 4, float, cutlass::layout::ColumnMajor, 4,
-      EpilogueSchedule>::CollectiveOp;
-  using Mainloop = typename cutlass::gemm::collective::CollectiveBuilder<
-      cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, float, LayoutA, 4, float, cutlass::layout::ColumnMajor, 4,
-      float, TileT, Cluster,
-      cutlass::gemm::collective::StageCountAutoCarveout<static_cast<int>(sizeof(typename Epilogue::SharedStorage))>,
-      MainloopSchedule>::CollectiveOp;
-  using Kernel = cutlass::gemm::kernel::GemmUniversal<Shape<int, int, int, int>, Mainloop, Epilogue>;
-  using Op = cutlass::gemm::device::GemmUniversalAdapter<Kernel>;
-};
+using Gemm = BuilderGemm<float, LayoutA, 4, float, 4, TileT, kPingpong>;
 
 char* g_flush = nullptr;
 constexpr size_t kFlushBytes = size_t{256} << 20;
