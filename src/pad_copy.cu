@@ -66,8 +66,7 @@ cudaError_t launch(const PadCopy* list, int count, cudaStream_t stream) {
     copies.first_block[used + 1] = copies.first_block[used] + blocks;
     ++used;
   }
-  if (used == 0) return cudaSuccess;
-  for (int i = used + 1; i <= kMaxPadCopies; ++i) copies.first_block[i] = copies.first_block[used];
+  if (used == 0) return cudaSuccess;  // a block's search for its copy stops at copy used - 1
   return dependent_launch(dim3(static_cast<unsigned>(copies.first_block[used])), dim3(kThreads), stream)
       .launch(pad_copy_kernel<T>, copies);
 }

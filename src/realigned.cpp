@@ -64,16 +64,6 @@ RealignPlan realign_plan(const GemmProblem& p) {
     int& extent = o.extent == 'm' ? plan.m : o.extent == 'n' ? plan.n : plan.k;
     if (extent % o.multiple != 0) extent = static_cast<int>(round_up(extent, vec_ab));
   }
-  // The copies, laid out from the buffer's start (again where the extents grow below).
-  auto plan_operands = [&] {
-    plan.bytes = 0;
-    plan.a = plan_operand(p.a, p.lda, a_n ? p.m : p.k, a_n ? p.k : p.m, a_n ? plan.m : plan.k, a_n ? plan.k : plan.m,
-                          ab, plan.bytes);
-    plan.b = plan_operand(p.b, p.ldb, b_n ? p.k : p.n, b_n ? p.n : p.k, b_n ? plan.k : plan.n, b_n ? plan.n : plan.k,
-                          ab, plan.bytes);
-    plan.c = plan_operand(p.c, p.ldc, p.m, p.n, plan.m, plan.n, cb, plan.bytes);
-  };
-  plan_operands();
   // A TMA box whose 128-byte rows cross the end of a copied operand's contiguous extent runs slowly:
   // on the H200, 500x500x5000 BF16 `nt` padded to 504x504 (copies 512 apart) ran 23.0 us on 64x64
   // ping-pong against 14.6 for 512x512x5000 in place, 25.5 against 16.0 on 64x32. Where every
@@ -89,11 +79,14 @@ RealignPlan realign_plan(const GemmProblem& p) {
   };
   const bool grew_m = plan.m != p.m, grew_n = plan.n != p.n, grew_k = plan.k != p.k;
   const bool grew_a = grew_m || grew_k, grew_b = grew_n || grew_k, grew_c = grew_m || grew_n;
-  const int m0 = plan.m, n0 = plan.n, k0 = plan.k;
   widen(plan.m, a_n, grew_a && grew_c);
   widen(plan.n, !b_n, grew_b && grew_c);
   widen(plan.k, !a_n || b_n, grew_a && grew_b);
-  if (plan.m != m0 || plan.n != n0 || plan.k != k0) plan_operands();
+  plan.a = plan_operand(p.a, p.lda, a_n ? p.m : p.k, a_n ? p.k : p.m, a_n ? plan.m : plan.k, a_n ? plan.k : plan.m, ab,
+                        plan.bytes);
+  plan.b = plan_operand(p.b, p.ldb, b_n ? p.k : p.n, b_n ? p.n : p.k, b_n ? plan.k : plan.n, b_n ? plan.n : plan.k, ab,
+                        plan.bytes);
+  plan.c = plan_operand(p.c, p.ldc, p.m, p.n, plan.m, plan.n, cb, plan.bytes);
   return plan;
 }
 
