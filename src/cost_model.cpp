@@ -225,9 +225,22 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // `tn` measured 56.7 us on 128x64, 61.1 on 128x128 and 78.2 on 128x256 (one tile per SM each),
   // where the DRAM time alone is 39 us; 64x16 and 64x32 ping-pong 55.0-55.1.
   const bool narrower_than_tile = m < c.bm || n < c.bn;
-  double t = narrower_than_tile ? compute + dram_us : std::max(compute, dram_us);
+  // Otherwise they overlap, but not wholly: a fifth of the shorter one shows. On 11008x64x4096 BF16
+  // `tn` (H200 table) five tiles priced alike at the DRAM time ran 34.1 (128x64 cooperative), 34.4,
+  // 35.1 and 38.2 us (64x64 ping-pong, two tiles and the most tensor-core work per SM), and the
+  // untuned choice, left to the registry's order among them, ran 64x64. The fifth narrows measured
+  // over estimated time within each problem of the H200 and H100 BF16/FP16 tables (rms of its log
+  // 0.340 -> 0.335 and 0.328 -> 0.324); untuned on the H200 the `llm` sets went from 0.994x and
+  // 0.991x cuBLAS to 1.004x and 1.003x (docs/decisions.md).
+  constexpr double kOverlapShown = 0.2;
+  double t = narrower_than_tile ? compute + dram_us
+                                : std::max(compute, dram_us) + kOverlapShown * std::min(compute, dram_us);
   t = std::max(t, l2_bytes / reread_bytes_per_us);
   t *= narrow_box_rows_factor(c);
+  // A lone 64x256 ping-pong tile per SM runs slower than the cooperative 128x128 of the same area
+  // (1.07x over the 24 such pairs of whole tiles in a single wave in the H200 table, 0.98-1.15x;
+  // 4096x512x4096 BF16 `tn` 31.9 us against 29.1), where 64x128 runs as fast as 128x64 (1.00x, 30).
+  if (c.schedule == WgmmaSchedule::kPingpong && c.bm == 64 && c.bn >= 256 && tiles_per_sm == 1) t *= 1.07;
   // A 2-block cluster against its 1x1 twin (geometric means over the H100 BF16/FP16 table's pairs):
   // 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where multicast saves L2 reads;
   // in grids of 1-4 waves 1.01-1.04x (2x1 and, past 2 waves, 1x2; 11008x512x4096, 2.6 waves of

@@ -34,7 +34,8 @@ std::vector<KernelChoice> rank_untuned(const GemmProblem& problem, const DeviceL
 KernelChoice choose_untuned(const GemmProblem& problem, const DeviceLimits& limits, const DeviceModel& model,
                               const std::function<int(size_t)>& occupancy);
 
-/// Sorts choices by estimate, cheapest first (stable: ties keep registry order).
+/// Sorts choices by estimate, cheapest first; of those priced alike, fewer blocks per cluster first,
+/// then registry order.
 void sort_by_estimate(std::vector<KernelChoice>& choices);
 
 /// Blocks per SM the device grants `kernel` (raises its dynamic shared-memory limit first); 0 also

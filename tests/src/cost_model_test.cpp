@@ -338,6 +338,17 @@ TEST(CostModel, WgmmaTermsFollowTheMeasurements) {
   };
   EXPECT_GT(layout(32, Op::T), 1.1 * layout(32, Op::N));
   EXPECT_EQ(layout(64, Op::T), layout(64, Op::N));
+  // Streaming and tensor-core work overlap only in part: of tiles the DRAM time bounds alike, the one
+  // with less tensor-core work per SM costs less (11008x64x4096 `tn` on the H200: 128x64 cooperative
+  // 34.1 us, 64x64 ping-pong, two tiles per SM, 38.2).
+  const KernelConfig tall = cfg(128, 64, WgmmaSchedule::kCooperative), two_per_sm = cfg(64, 64, WgmmaSchedule::kPingpong);
+  EXPECT_LT(estimate_us(tall, 1, 11008, 64, 4096, none, d), estimate_us(two_per_sm, 1, 11008, 64, 4096, none, d));
+  // A lone 64x256 ping-pong tile per SM runs slower than a 128x128 cooperative one (4096x512x4096
+  // `tn`: 31.9 us against 29.1, 128 tiles either way); a lone 64x128 as fast as 128x64 (4096x256).
+  const KernelConfig lone_wide = cfg(64, 256, WgmmaSchedule::kPingpong);
+  EXPECT_GT(estimate_us(lone_wide, 1, 4096, 512, 4096, none, d), 1.05 * estimate_us(coop, 1, 4096, 512, 4096, none, d));
+  EXPECT_EQ(estimate_us(cfg(64, 128, WgmmaSchedule::kPingpong), 1, 4096, 256, 4096, none, d),
+            estimate_us(cfg(128, 64, WgmmaSchedule::kCooperative), 1, 4096, 256, 4096, none, d));
 }
 
 // A TF32 register-A instance runs the tensor cores at 2/3 of its `tn` twin's rate (3072^3 on 128x128

@@ -53,6 +53,25 @@ TEST(UntunedChoice, WithoutTunedDataItIsTheCostModel) {
   EXPECT_EQ(a.split.splits, b.split.splits);
 }
 
+// The model prices a 2-block cluster in a single wave as its 1x1 twin; of two candidates priced alike
+// the one that needs no pair of SMs scheduled together comes first, whatever the registry's order.
+TEST(UntunedChoice, ATieGoesToTheSmallerCluster) {
+  auto instance = [](int cluster_m) {
+    KernelInstance k{};
+    k.config = wgmma_config(128, 128, 64, 0, cluster_m, 1, WgmmaSchedule::kCooperative, Op::T, Op::N,
+                            DataType::kBF16, DataType::kBF16);
+    return k;
+  };
+  const KernelInstance pair = instance(2), single = instance(1), cheaper_pair = instance(2);
+  std::vector<KernelChoice> ranked = {{&pair, {1, SplitKMode::kNone}, 29.0},
+                                      {&single, {1, SplitKMode::kNone}, 29.0},
+                                      {&cheaper_pair, {1, SplitKMode::kNone}, 28.0}};
+  sort_by_estimate(ranked);
+  EXPECT_EQ(ranked[0].kernel, &cheaper_pair);
+  EXPECT_EQ(ranked[1].kernel, &single);
+  EXPECT_EQ(ranked[2].kernel, &pair);
+}
+
 TEST(UntunedChoice, FollowsWhatTheNearestNeighboursMeasured) {
   const auto instances = nn_instances();
   ASSERT_GE(instances.size(), 2u);
