@@ -46,6 +46,13 @@ int blocks_per_sm(int registers, int threads, int shared_bytes) {
   return std::min({by_registers, by_shared, 2048 / threads, 32});
 }
 
+/// The memory bus width of a table's GPU, which the table does not record (the runtime reads it from
+/// the device): the H200's HBM3e is 6144 bits wide, the H100 SXM's HBM3 5120. Priced at 5120, the
+/// H200's DRAM rate comes out 0.83 of what it is.
+int memory_bus_bits(const std::string& device_name) {
+  return device_name.find("H200") != std::string::npos ? 6144 : 5120;
+}
+
 /// What `gemm-tune kernels --json` run on the table's GPU says of each instance.
 struct ListedKernel {
   int blocks_per_sm = 0;
@@ -113,10 +120,11 @@ struct Priced {
 int main(int argc, char** argv) {
   CLI::App app{"model_check: rank a tuning table's measured candidates with the cost model (no GPU needed)"};
   std::string table_path, kernels_path, rows_path;
-  int bus_bits = 5120;
+  int bus_bits = 0;  // 0: each table row's GPU's (memory_bus_bits)
   app.add_option("table", table_path, "Tuning table (gemm-tune export, JSON or CSV)")->required();
   app.add_option("kernels", kernels_path, "gemm-tune kernels --json, listed on the table's GPU")->required();
-  app.add_option("--bus-bits", bus_bits, "Memory bus width of the table's GPU in bits (H100 SXM: 5120)")
+  app.add_option("--bus-bits", bus_bits,
+                 "Memory bus width of the table's GPU in bits (default: by its name, H200 6144, else H100 SXM's 5120)")
       ->check(CLI::PositiveNumber);
   app.add_option("--rows", rows_path, "Also write every candidate's measured and estimated time to this CSV");
   std::string neighbours_path;
@@ -167,7 +175,8 @@ int main(int argc, char** argv) {
       const autogemm::db::ProblemKey& pk = e0.problem;
       const autogemm::DeviceModel model =
           autogemm::device_model(e0.device.cc_major, e0.device.cc_minor, e0.device.sm_count,
-                                 e0.provenance.sm_clock_mhz * 1000, e0.provenance.mem_clock_mhz * 1000, bus_bits);
+                                 e0.provenance.sm_clock_mhz * 1000, e0.provenance.mem_clock_mhz * 1000,
+                                 bus_bits > 0 ? bus_bits : memory_bus_bits(e0.device.name));
       const auto cm = autogemm::make_problem(pk.transa == 't' ? autogemm::Op::T : autogemm::Op::N,
                                              pk.transb == 't' ? autogemm::Op::T : autogemm::Op::N, pk.m, pk.n, pk.k);
       autogemm::GemmProblem p;  // the tuner's minimal leading dimensions; aligned bases never dereferenced
