@@ -182,14 +182,12 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
                           : batched ? family_of(c).split_geometry(c, k, split)
                                     : SplitGeometry{((k + c.bk - 1) / c.bk) * c.bk, 1};
   constexpr double kStreamKSetupUs = 1.0;
-  // Tiles the busiest SM runs. Ping-pong's consumer warpgroups take a tile each, at about half the
-  // SM's tensor rate apiece, so an SM's tiles take as long as the next even count of them at the
-  // full rate: one tile per SM runs at half speed (4096x512x14336 BF16 128x128: ping-pong 136.4 us,
-  // cooperative 84.6). Not so for 64-row tiles, which a lone warpgroup runs as fast as two
-  // cooperative ones run a 128-row tile of the same area: 1000^3 BF16 on the H200, one tile per SM,
-  // 64x128 ping-pong 13.7-14.2 us by layout, 128x64 cooperative 13.6-14.1.
-  long tiles_per_sm = (tiles * g.splits + device.sm_count - 1) / device.sm_count;
-  if (c.schedule == WgmmaSchedule::kPingpong && c.bm > 64) tiles_per_sm = (tiles_per_sm + 1) / 2 * 2;
+  // Tiles the busiest SM runs. A ping-pong warpgroup runs its tile's main loop alone about as fast
+  // as two cooperative ones share a tile of the same shape, so an odd count per SM costs what it
+  // says: 128x128 ping-pong over cooperative in the H200 table ran 0.90-1.01x at 3, 5 and 11 tiles
+  // per SM (11008x512x4096, 3072^3, 11008x2048x4096), where rounding the count up to an even one
+  // priced it at 1.05-1.25x, and about 1.0x with one tile per SM (below).
+  const long tiles_per_sm = (tiles * g.splits + device.sm_count - 1) / device.sm_count;
   // Ping-pong hides an epilogue behind the other warpgroup's main loop only where an SM runs two
   // tiles: with one, 4096x512x4096 BF16 `tn` on the H200 took 32.9 us on 64x256 ping-pong against
   // 29.6 on 128x128 cooperative.
@@ -241,6 +239,10 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
   // (1.07x over the 24 such pairs of whole tiles in a single wave in the H200 table, 0.98-1.15x;
   // 4096x512x4096 BF16 `tn` 31.9 us against 29.1), where 64x128 runs as fast as 128x64 (1.00x, 30).
   if (c.schedule == WgmmaSchedule::kPingpong && c.bm == 64 && c.bn >= 256 && tiles_per_sm == 1) t *= 1.07;
+  // A lone 128-row ping-pong tile runs 1.01x its cooperative twin (geometric mean over the 262 such
+  // single-wave pairs of 128x128 and 128x64 in the H200 table, 0.94-1.16x; 4096x512x14336 BF16 `tn`
+  // 81.4 us against 80.8).
+  if (c.schedule == WgmmaSchedule::kPingpong && c.bm == 128 && tiles_per_sm == 1) t *= 1.01;
   // A 2-block cluster against its 1x1 twin (geometric means over the H100 BF16/FP16 table's pairs):
   // 0.94-0.96x the time in grids of more than 8 waves (332 pairs), where multicast saves L2 reads;
   // in grids of 1-4 waves 1.01-1.04x (2x1 and, past 2 waves, 1x2; 11008x512x4096, 2.6 waves of

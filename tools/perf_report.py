@@ -328,9 +328,9 @@ def report(sets, args):
                   "a build of the GEMV and wgmma instances only, as many as each set's line counts "
                   "(`AUTOGEMM_KERNELS='gemv|sm90_wgmma'`: the full grid's binaries are larger than a call to the "
                   "machine carries), which holds every instance a BF16/FP16 problem can run; the `untuned` sets on "
-                  "a build of only the instances the untuned choice ranks first for their problems or within 3% of "
-                  "the first (its ranking over every instance of the grid, computed without a GPU), so each problem "
-                  "ran its whole-grid choice. `cuBLASLt best`: the "
+                  "a build of only the instances the untuned choice ranks first for their problems, ties included "
+                  "(its ranking over every instance of the grid, computed without a GPU; a filtered build keeps the "
+                  "grid's order), so each problem ran its whole-grid choice. `cuBLASLt best`: the "
                   "fastest of cuBLASLt's top 8 (4 for TF32) heuristic algorithms for the problem, each checked; in "
                   "the BF16/FP16 files it is timed interleaved with autogemm's choice, as cuBLAS is"
                   + (f" (on problems of 4096³ and more, {lt_vs_cublas}× cublasGemmEx's time)" if lt_vs_cublas else "")
