@@ -337,7 +337,12 @@ def report(sets, args):
                   + "; the TF32/3xTF32 files timed it alone after the pair, which on the large problems met the "
                   "GPU out of the power cap the pair ran under"
                   + (f" (timed alone, the BF16/FP16 files' problems of 4096³ and more took {lt_alone} of their "
-                     "interleaved time)" if lt_alone else "") + ".", "",
+                     "interleaved time)" if lt_alone else "") + ". These files were timed interleaved "
+                  "(`--timing interleaved`), where the two libraries share one power state and what one draws "
+                  "sets the other's clock; timed in blocks of each library's own (the default), the large BF16 "
+                  "problems' speed-ups came out up to 7% lower, 4096³ `tn` 0.94× against 0.98× "
+                  "(`results/h200_blocked_timing.txt`, [decisions.md](decisions.md#paired-timing-against-cublas-in-"
+                  "blocks-of-each-librarys-own)).", "",
                   "```sh",
                   "for dt in bf16 f16; do",
                   "  gemm-tune tune --dtype $dt --set seed; gemm-tune tune --dtype $dt --set llm --layout tn",

@@ -41,16 +41,27 @@ bool disturbed(const PairedTiming& t, double ratio) {
   return false;
 }
 
-PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
-                              const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
-                              L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options) {
-  const std::function<void(cudaStream_t)>* launches[2] = {&first, &second};
-  for (int i = 0; i < options.warmup; ++i) {
-    for (const auto* launch : launches) {
+std::vector<int> block_order(int blocks_per_side) {
+  std::vector<int> order;
+  for (int b = 0; b < blocks_per_side; ++b) {
+    const int first = b % 2;  // 0 1, 1 0, 0 1, ...
+    order.push_back(first);
+    order.push_back(1 - first);
+  }
+  return order;
+}
+
+namespace {
+
+/// The warm-up runs both paired timings share: options.warmup flushed runs of each, then
+/// options.warmup_ms of untimed runs of both in turn.
+void warm_up_pair(const std::function<void(cudaStream_t)>& first, const std::function<void(cudaStream_t)>& second,
+                  cudaStream_t stream, L2Flusher& flusher, const TimingOptions& options) {
+  for (int i = 0; i < options.warmup; ++i)
+    for (const auto* launch : {&first, &second}) {
       if (options.flush_l2) flusher.flush(stream);
       (*launch)(stream);
     }
-  }
   AUTOGEMM_CUDA_CHECK(cudaStreamSynchronize(stream));
   if (options.warmup_ms > 0) {
     auto both = [&](cudaStream_t s) {
@@ -59,6 +70,15 @@ PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
     };
     run_untimed_for(both, stream, flusher, options.warmup_ms);
   }
+}
+
+}  // namespace
+
+PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
+                              const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
+                              L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options) {
+  const std::function<void(cudaStream_t)>* launches[2] = {&first, &second};
+  warm_up_pair(first, second, stream, flusher, options);
 
   PairedTiming result;
   EventTimer timer;
@@ -77,6 +97,34 @@ PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
       side.us.push_back(us);
       side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});
       spent_ms[which] += us / 1000.0;
+    }
+  }
+  for (PairedSide& side : result.side) summarize(side);
+  result.paired_ratio = paired_ratio(result.side[0].us, result.side[1].us);
+  return result;
+}
+
+PairedTiming time_in_blocks(const std::function<void(cudaStream_t)>& first,
+                            const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
+                            L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options,
+                            double settle_ms, int blocks_per_side) {
+  const std::function<void(cudaStream_t)>* launches[2] = {&first, &second};
+  warm_up_pair(first, second, stream, flusher, options);
+  const int min_reps = std::max(1, (options.min_reps + blocks_per_side - 1) / blocks_per_side);
+  const int max_reps = std::max(min_reps, options.max_reps / blocks_per_side);
+  const double budget_ms = options.budget_ms / blocks_per_side;
+
+  PairedTiming result;
+  EventTimer timer;
+  for (const int which : block_order(blocks_per_side)) {
+    PairedSide& side = result.side[which];
+    run_untimed_for(*launches[which], stream, flusher, settle_ms);
+    double spent_ms = 0;
+    for (int rep = 0; rep < max_reps && (rep < min_reps || spent_ms < budget_ms); ++rep) {
+      const double us = timer.time_us(*launches[which], stream, options.flush_l2 ? &flusher : nullptr);
+      side.us.push_back(us);
+      side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});
+      spent_ms += us / 1000.0;
     }
   }
   for (PairedSide& side : result.side) summarize(side);

@@ -47,6 +47,10 @@ double paired_ratio(const std::vector<double>& a, const std::vector<double>& b);
 /// pair again.
 bool disturbed(const PairedTiming& t, double ratio = 1.25);
 
+/// Which side each block of a blocked timing runs: `blocks_per_side` blocks each, in the order
+/// 0 1 1 0 0 1 1 0 ..., so that a drift linear in time falls on both sides alike.
+std::vector<int> block_order(int blocks_per_side);
+
 /// Times `first` and `second` in rounds: each round runs, for each of them, one flushed untimed launch
 /// and then one flushed, event-timed repetition, alternating which goes first, until both have
 /// options.min_reps and each has spent options.budget_ms, or options.max_reps rounds have run. Before that, options.warmup runs of each
@@ -56,5 +60,18 @@ bool disturbed(const PairedTiming& t, double ratio = 1.25);
 PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
                               const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
                               L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options);
+
+/// Times `first` and `second` in blocks of their own (block_order): each block runs its side untimed
+/// for `settle_ms`, then times flushed, event-timed repetitions of it until it has its share of
+/// options.min_reps and of options.budget_ms (at most its share of options.max_reps). Interleaved,
+/// the two kernels share one power state, so what one draws sets the other's clock under the power
+/// cap: on the H200, cuBLAS beside autogemm's 128x128 ping-pong tiles ran 8192x12288x4096 BF16 in
+/// 1282.9 us at 1395 MHz, beside its 128x256 cooperative tile in 1224.8 at 1455
+/// (docs/results/h200_interleaved_clocks.txt). In blocks each side is timed in the state its own
+/// launches settle to. Warm-up, `clocks` and errors as time_interleaved.
+PairedTiming time_in_blocks(const std::function<void(cudaStream_t)>& first,
+                            const std::function<void(cudaStream_t)>& second, cudaStream_t stream,
+                            L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options,
+                            double settle_ms, int blocks_per_side);
 
 }  // namespace autogemm

@@ -1,7 +1,7 @@
-// The benchmark's paired timing on a GPU: the two launches' repetitions interleave, alternating which
-// goes first, each timed one right after an untimed launch of the same side; each side gets as many
-// as the other, and on a machine with NVML every repetition carries a clock sample read off the
-// device.
+// The benchmark's paired timing on a GPU. Interleaved, the two launches' repetitions alternate,
+// switching which goes first, each timed one right after an untimed launch of the same side; in
+// blocks, each side's repetitions run together. Each side gets as many as the other, and on a
+// machine with NVML every repetition carries a clock sample read off the device.
 #include <string>
 
 #include "gpu_test.hpp"
@@ -66,6 +66,33 @@ TEST_F(PairedTimingTest, StopsAtTheBudgetOnceBothSidesHaveTheirMinimum) {
   // Without a monitor, every sample is unread and no repetition counts as slowed.
   EXPECT_FALSE(t.side[0].clocks.front().valid);
   EXPECT_EQ(t.side[0].slowed_reps, 0);
+}
+
+// In blocks, each side's repetitions run together, the blocks in the order 0 1 1 0, each its share of
+// the repetitions (and, with a settle time, after untimed launches of its own side).
+TEST_F(PairedTimingTest, BlocksRunEachSidesRepetitionsTogetherInTheOrderZeroOneOneZero) {
+  int device = 0;
+  ASSERT_CUDA(cudaGetDevice(&device));
+  L2Flusher flusher(device);
+  std::string order;
+  auto side = [&](char name) { return [&, name](cudaStream_t) { order += name; }; };
+  auto first = side('a'), second = side('b');
+  TimingOptions options;
+  options.warmup = 0, options.min_reps = 4, options.max_reps = 4, options.budget_ms = 0;
+  const PairedTiming t = time_in_blocks(first, second, nullptr, flusher, nullptr, options, 0.0, 2);
+  EXPECT_EQ(order, "aabbbbaa");
+  for (const PairedSide& s : t.side) {
+    EXPECT_EQ(s.timing.reps, 4);
+    ASSERT_EQ(s.clocks.size(), 4u);
+  }
+  order.clear();
+  const PairedTiming settled = time_in_blocks(first, second, nullptr, flusher, nullptr, options, 5.0, 2);
+  // Each block starts with at least one untimed launch of its own side.
+  EXPECT_EQ(order.front(), 'a');
+  EXPECT_GT(order.size(), 8u);
+  const size_t first_b = order.find('b'), last_b = order.rfind('b');
+  EXPECT_EQ(order.substr(first_b, last_b - first_b + 1).find('a'), std::string::npos);
+  EXPECT_EQ(settled.side[1].timing.reps, 4);
 }
 
 }  // namespace

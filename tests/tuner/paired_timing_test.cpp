@@ -79,5 +79,17 @@ TEST(PairedTiming, DisturbedWhenAMedianLeavesItsFloor) {
   EXPECT_FALSE(disturbed(empty));
 }
 
+// Blocks alternate 0 1 1 0 0 1 1 0: a clock that drifts linearly over the timing gives each side the
+// same mean time past its start, so neither is timed in a later state than the other.
+TEST(PairedTiming, BlocksAlternateSoThatALinearDriftFallsOnBothAlike) {
+  EXPECT_EQ(block_order(4), (std::vector<int>{0, 1, 1, 0, 0, 1, 1, 0}));
+  EXPECT_EQ(block_order(1), (std::vector<int>{0, 1}));
+  const std::vector<int> order = block_order(4);
+  double mean_position[2] = {0, 0};
+  for (size_t i = 0; i < order.size(); ++i) mean_position[order[i]] += static_cast<double>(i) / 4;
+  EXPECT_DOUBLE_EQ(mean_position[0], mean_position[1]);
+  EXPECT_TRUE(block_order(0).empty());
+}
+
 }  // namespace
 }  // namespace autogemm

@@ -1,9 +1,9 @@
 // gemm-tune bench: the library's current choice against cuBLAS, same process, same data, same method
 // (cuBLAS SGEMM with pedantic FP32 math, never TF32; for BF16/FP16 cublasGemmEx with FP32 compute in
-// default math): cold L2, warm-up, CUDA events, medians, the two
-// libraries' repetitions interleaved with a clock sample after each (paired_timing.hpp). Both results
+// default math): cold L2, warm-up, CUDA events, medians, each library's repetitions in blocks of its
+// own (or interleaved, --timing) with a clock sample after each (paired_timing.hpp). Both results
 // are checked against the float64 reference before their times count. For --math tf32 and
-// fp32_emulated also the library's own pedantic FP32 choice (CUDA cores), interleaved with the
+// fp32_emulated also the library's own pedantic FP32 choice (CUDA cores), paired with the
 // tensor-core choice the same way: the side-by-side the math modes are judged by.
 #include <cublas_v2.h>
 
@@ -77,15 +77,24 @@ nlohmann::json side_json(const PairedSide& s, double rel_err) {
           {"reps_reasons", reps_reasons}};
 }
 
-/// A paired timing, timed once more where it was disturbed (disturbed(), paired_timing.hpp);
-/// `timings` counts the two timings' runs, for the JSON.
+/// --timing blocks: each side's blocks settle for this long on its own launches, four blocks a side
+/// (time_in_blocks, paired_timing.hpp).
+constexpr double kBlockSettleMs = 100;
+constexpr int kBlocksPerSide = 4;
+
+/// A paired timing, interleaved or in blocks, timed once more where it was disturbed (disturbed(),
+/// paired_timing.hpp); `timings` counts the two timings' runs, for the JSON.
 PairedTiming time_pair(const std::function<void(cudaStream_t)>& first, const std::function<void(cudaStream_t)>& second,
                        cudaStream_t stream, L2Flusher& flusher, const NvmlDevice& clocks, const TimingOptions& timing,
-                       int& timings) {
-  PairedTiming t = time_interleaved(first, second, stream, flusher, &clocks, timing);
+                       bool blocks, int& timings) {
+  auto once = [&] {
+    return blocks ? time_in_blocks(first, second, stream, flusher, &clocks, timing, kBlockSettleMs, kBlocksPerSide)
+                  : time_interleaved(first, second, stream, flusher, &clocks, timing);
+  };
+  PairedTiming t = once();
   timings = 1;
   if (disturbed(t)) {
-    t = time_interleaved(first, second, stream, flusher, &clocks, timing);
+    t = once();
     timings = 2;
   }
   return t;
@@ -102,6 +111,7 @@ Command add_bench_command(CLI::App& app) {
     std::string json;
     int max_reps = 50;
     int cublaslt = 8;
+    std::string timing = "blocks";
   };
   auto o = std::make_shared<Opts>();
   sub->add_option("--set", o->select.set, "Named shape set: " + shape_set_list() + " (default: seed)");
@@ -119,14 +129,21 @@ Command add_bench_command(CLI::App& app) {
                   "the fastest (0: off)")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
+  sub->add_option("--timing", o->timing,
+                  "How each pair is timed: blocks (blocks of each library, every block settled for 100 ms on its "
+                  "own launches, so that neither library's power draw sets the other's clock) or interleaved (one "
+                  "repetition of each in turn)")
+      ->check(CLI::IsMember({"interleaved", "blocks"}))
+      ->capture_default_str();
   sub->footer(
       "Method: each result checked against a float64 reference first; then 500 ms of both libraries, then\n"
-      "rounds of one untimed and one timed launch of each (L2 flushed before each, alternating which goes\n"
-      "first), medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
+      "four blocks of each (100 ms of its own untimed launches, then timed launches, L2 flushed before each;\n"
+      "order autogemm, cuBLAS, cuBLAS, autogemm, ...) or, with --timing interleaved, rounds of one untimed and\n"
+      "one timed launch of each; medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
       "autogemm's / cuBLAS's repetitions under a slowdown reason). BF16/FP16, TF32, 3xTF32: then cuBLASLt's top --cublaslt\n"
       "heuristic algorithms, each checked and timed alone (cold L2, medians); the fastest is then timed\n"
-      "interleaved with autogemm as cuBLAS is, and 'lt_us' is its median there.\n"
-      "TF32, 3xTF32: then the library's pedantic FP32 choice interleaved with the mode's choice, as above;\n"
+      "paired with autogemm as cuBLAS is, and 'lt_us' is its median there.\n"
+      "TF32, 3xTF32: then the library's pedantic FP32 choice paired with the mode's choice, as above;\n"
       "'vs_fp32' is its median over the mode's (above 1: the mode is faster than autogemm's FP32).\n"
       "JSON fields: docs/tuner.md, 'The benchmark'.");
   return {sub, [o]() -> int {
@@ -160,8 +177,10 @@ Command add_bench_command(CLI::App& app) {
       timing.max_reps = o->max_reps;
       // The timing starts after kSettleMs of both libraries' launches: the float64 reference and
       // checks before it leave the GPU power-capped for a while (4096^3 0.7-1.5% slower for a few
-      // hundred ms); interleaved, whatever drift remains falls on both libraries alike.
+      // hundred ms); in blocks in the order 0 1 1 0 ... (or interleaved), a drift that remains falls
+      // on both libraries alike.
       timing.warmup_ms = kSettleMs;
+      const bool blocks = o->timing == "blocks";
 
       nlohmann::json results = nlohmann::json::array();
       std::printf("%-18s %-4s %-56s %-6s %6s %10s %7s %10s %7s %7s %9s %7s %8s %7s\n", "shape(MxNxK)", "lay",
@@ -207,7 +226,8 @@ Command add_bench_command(CLI::App& app) {
         const KernelChoice choice = handle->choose(chosen);
 
         int timings = 0;
-        const PairedTiming paired = time_pair(run_autogemm, run_cublas, stream, flusher, clocks, timing, timings);
+        const PairedTiming paired =
+            time_pair(run_autogemm, run_cublas, stream, flusher, clocks, timing, blocks, timings);
         const TimingResult& t_ag = paired.side[0].timing;
         const TimingResult& t_cb = paired.side[1].timing;
         // Repetitions run under a slowdown reason, autogemm's and cuBLAS's ("-" without samples).
@@ -215,7 +235,7 @@ Command add_bench_command(CLI::App& app) {
                                                             std::to_string(paired.side[1].slowed_reps)
                                                       : "-";
         // cuBLASLt's fastest of its top heuristic algorithms that pass the same check: picked by short
-        // timings of each alone, then timed interleaved with autogemm as cuBLAS is. Timed alone after
+        // timings of each alone, then paired with autogemm as cuBLAS is. Timed alone after
         // the pair, 4096^3 BF16 tn ran 178.8 us on the H200 where the pair's 500 ms had settled both
         // libraries under the power cap (198.1 interleaved, cublasGemmEx 193.2): a short burst meets
         // the GPU in another power state.
@@ -239,7 +259,8 @@ Command add_bench_command(CLI::App& app) {
               check_cublas(candidates.run(lt.algorithm, alpha, data.a(), data.b(), beta, data.c(), s), "cublasLtMatmul");
             };
             int lt_timings = 0;
-            const PairedTiming lt_pair = time_pair(run_autogemm, run_lt, stream, flusher, clocks, timing, lt_timings);
+            const PairedTiming lt_pair =
+                time_pair(run_autogemm, run_lt, stream, flusher, clocks, timing, blocks, lt_timings);
             const TimingResult& t_lt = lt_pair.side[1].timing;
             lt_json["median_us"] = t_lt.median_us, lt_json["min_us"] = t_lt.min_us;
             lt_json["max_us"] = t_lt.max_us, lt_json["reps"] = t_lt.reps, lt_json["timings"] = lt_timings;
@@ -252,7 +273,7 @@ Command add_bench_command(CLI::App& app) {
           }
         }
         const double flops = 2.0 * p.m * p.n * static_cast<double>(p.k);
-        // The library's pedantic FP32 choice on the same data, interleaved with the mode's choice. A
+        // The library's pedantic FP32 choice on the same data, paired with the mode's choice. A
         // build without a CUDA-core kernel for the problem (a filtered grid) leaves it out, saying why.
         nlohmann::json fp32_json = nullptr;
         std::string fp32_text = "-";
@@ -270,7 +291,7 @@ Command add_bench_command(CLI::App& app) {
             if (!fp32_ok) ++failures;
             int side_timings = 0;
             const PairedTiming side =
-                time_pair(run_autogemm, run_pedantic, stream, flusher, clocks, timing, side_timings);
+                time_pair(run_autogemm, run_pedantic, stream, flusher, clocks, timing, blocks, side_timings);
             fp32_json = side_json(side.side[1], err_fp32);
             fp32_json["timings"] = side_timings;
             fp32_json["kernel"] = fp32_choice.kernel->name;
@@ -327,18 +348,23 @@ Command add_bench_command(CLI::App& app) {
                               {"kernels_compiled", kernel_registry().size()},
                               {"device", device_json},
                               {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3 runs each and " +
-                                         std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, "
-                                         "the two libraries' reps interleaved (alternating which goes first), median; "
+                                         std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, " +
+                                         (blocks ? "each library's reps in " + std::to_string(kBlocksPerSide) +
+                                                       " blocks of its own (order 0 1 1 0 ...), each after " +
+                                                       std::to_string(static_cast<int>(kBlockSettleMs)) +
+                                                       " ms of its own untimed runs, median; "
+                                                 : std::string("the two libraries' reps interleaved (alternating "
+                                                               "which goes first), median; ")) +
                                          "a pair either of whose medians is more than 1.25x its fastest rep timed once more "
                                          "(timings 2; disturbed: the second timing was so too); "
                                          "cuBLAS SGEMM with CUBLAS_PEDANTIC_MATH (FP32, and the yardstick of 3xTF32), "
                                          "cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32 (TF32) or CUBLAS_COMPUTE_32F "
                                          "in default math (BF16, FP16), in the same process; "
                                          "for all but pedantic FP32 also cuBLASLt's top heuristic algorithms (32 MiB workspace), "
-                                         "each checked and timed alone, the fastest then interleaved with autogemm's "
+                                         "each checked and timed alone, the fastest then paired with autogemm's "
                                          "choice as cuBLAS is (its median_us and speedup from that pair); "
                                          "for TF32 and 3xTF32 also autogemm's pedantic FP32 choice, checked, "
-                                         "interleaved with the mode's choice as cuBLAS is"},
+                                         "paired with the mode's choice as cuBLAS is"},
                               {"clock_samples", clocks.available() ? "NVML after each rep" : clocks.unavailable_reason()},
                               {"results", results}};
         write_json_file(o->json, doc);
