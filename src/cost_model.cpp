@@ -182,11 +182,10 @@ double estimate_wgmma_us(const KernelConfig& c, int m, int n, int k, SplitChoice
                           : batched ? family_of(c).split_geometry(c, k, split)
                                     : SplitGeometry{((k + c.bk - 1) / c.bk) * c.bk, 1};
   constexpr double kStreamKSetupUs = 1.0;
-  // Tiles the busiest SM runs. A ping-pong warpgroup runs its tile's main loop alone about as fast
-  // as two cooperative ones share a tile of the same shape, so an odd count per SM costs what it
-  // says: 128x128 ping-pong over cooperative in the H200 table ran 0.90-1.01x at 3, 5 and 11 tiles
-  // per SM (11008x512x4096, 3072^3, 11008x2048x4096), where rounding the count up to an even one
-  // priced it at 1.05-1.25x, and about 1.0x with one tile per SM (below).
+  // Tiles the busiest SM runs, ping-pong's as cooperative ones: a ping-pong warpgroup runs its
+  // tile's main loop alone about as fast as two cooperative ones share a tile of the same shape.
+  // 128x128 ping-pong over cooperative in the H200 table ran 0.90-1.01x at 3, 5 and 11 tiles per SM
+  // (11008x512x4096, 3072^3, 11008x2048x4096), about 1.0x with one (below).
   const long tiles_per_sm = (tiles * g.splits + device.sm_count - 1) / device.sm_count;
   // Ping-pong hides an epilogue behind the other warpgroup's main loop only where an SM runs two
   // tiles: with one, 4096x512x4096 BF16 `tn` on the H200 took 32.9 us on 64x256 ping-pong against

@@ -110,8 +110,10 @@ PairedTiming time_in_blocks(const std::function<void(cudaStream_t)>& first,
                             double settle_ms, int blocks_per_side) {
   const std::function<void(cudaStream_t)>* launches[2] = {&first, &second};
   warm_up_pair(first, second, stream, flusher, options);
-  const int min_reps = std::max(1, (options.min_reps + blocks_per_side - 1) / blocks_per_side);
-  const int max_reps = std::max(min_reps, options.max_reps / blocks_per_side);
+  blocks_per_side = std::max(1, blocks_per_side);
+  // A block's share of the repetitions: max_reps wins over min_reps, as in time_interleaved.
+  const int max_reps = std::max(1, options.max_reps / blocks_per_side);
+  const int min_reps = std::min(max_reps, (options.min_reps + blocks_per_side - 1) / blocks_per_side);
   const double budget_ms = options.budget_ms / blocks_per_side;
 
   PairedTiming result;
