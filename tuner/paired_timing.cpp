@@ -72,6 +72,23 @@ void warm_up_pair(const std::function<void(cudaStream_t)>& first, const std::fun
   }
 }
 
+/// One flushed, event-timed repetition of `launch` for `side`, with the clock sample read right
+/// after it; returns its time in ms.
+double time_repetition(EventTimer& timer, const std::function<void(cudaStream_t)>& launch, cudaStream_t stream,
+                       L2Flusher& flusher, const NvmlDevice* clocks, const TimingOptions& options,
+                       PairedSide& side) {
+  const double us = timer.time_us(launch, stream, options.flush_l2 ? &flusher : nullptr);
+  side.us.push_back(us);
+  side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});
+  return us / 1000.0;
+}
+
+/// Both sides' statistics and the paired ratio, once their repetitions are in.
+void summarize_pair(PairedTiming& result) {
+  for (PairedSide& side : result.side) summarize(side);
+  result.paired_ratio = paired_ratio(result.side[0].us, result.side[1].us);
+}
+
 }  // namespace
 
 PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
@@ -93,14 +110,10 @@ PairedTiming time_interleaved(const std::function<void(cudaStream_t)>& first,
       // tuner: right after the other library's kernel, 1000^3 on a TMA instance runs 6-8% slower.
       if (options.flush_l2) flusher.flush(stream);
       (*launches[which])(stream);
-      const double us = timer.time_us(*launches[which], stream, options.flush_l2 ? &flusher : nullptr);
-      side.us.push_back(us);
-      side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});
-      spent_ms[which] += us / 1000.0;
+      spent_ms[which] += time_repetition(timer, *launches[which], stream, flusher, clocks, options, side);
     }
   }
-  for (PairedSide& side : result.side) summarize(side);
-  result.paired_ratio = paired_ratio(result.side[0].us, result.side[1].us);
+  summarize_pair(result);
   return result;
 }
 
@@ -122,15 +135,10 @@ PairedTiming time_in_blocks(const std::function<void(cudaStream_t)>& first,
     PairedSide& side = result.side[which];
     run_untimed_for(*launches[which], stream, flusher, settle_ms);
     double spent_ms = 0;
-    for (int rep = 0; rep < max_reps && (rep < min_reps || spent_ms < budget_ms); ++rep) {
-      const double us = timer.time_us(*launches[which], stream, options.flush_l2 ? &flusher : nullptr);
-      side.us.push_back(us);
-      side.clocks.push_back(clocks != nullptr ? clocks->sample() : ClockSample{});
-      spent_ms += us / 1000.0;
-    }
+    for (int rep = 0; rep < max_reps && (rep < min_reps || spent_ms < budget_ms); ++rep)
+      spent_ms += time_repetition(timer, *launches[which], stream, flusher, clocks, options, side);
   }
-  for (PairedSide& side : result.side) summarize(side);
-  result.paired_ratio = paired_ratio(result.side[0].us, result.side[1].us);
+  summarize_pair(result);
   return result;
 }
 

@@ -129,15 +129,18 @@ Command add_bench_command(CLI::App& app) {
                   "the fastest (0: off)")
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
+  const std::string blocks_text = std::to_string(kBlocksPerSide) + " blocks of each (" +
+                                  std::to_string(static_cast<int>(kBlockSettleMs)) + " ms of its own untimed launches";
   sub->add_option("--timing", o->timing,
-                  "How each pair is timed: blocks (blocks of each library, every block settled for 100 ms on its "
-                  "own launches, so that neither library's power draw sets the other's clock) or interleaved (one "
-                  "repetition of each in turn)")
+                  "How each pair is timed: blocks (" + blocks_text +
+                      " first, so that neither library's power draw sets the other's clock) or interleaved (one "
+                      "repetition of each in turn)")
       ->check(CLI::IsMember({"interleaved", "blocks"}))
       ->capture_default_str();
   sub->footer(
-      "Method: each result checked against a float64 reference first; then 500 ms of both libraries, then\n"
-      "four blocks of each (100 ms of its own untimed launches, then timed launches, L2 flushed before each;\n"
+      "Method: each result checked against a float64 reference first; then " +
+      std::to_string(static_cast<int>(kSettleMs)) + " ms of both libraries, then\n" + blocks_text +
+      ", then timed launches, L2 flushed before each;\n"
       "order autogemm, cuBLAS, cuBLAS, autogemm, ...) or, with --timing interleaved, rounds of one untimed and\n"
       "one timed launch of each; medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
       "autogemm's / cuBLAS's repetitions under a slowdown reason). BF16/FP16, TF32, 3xTF32: then cuBLASLt's top --cublaslt\n"
