@@ -16,6 +16,13 @@ namespace autogemm {
 /// running.
 inline constexpr double kSettleMs = 500.0;
 
+/// How long a timed side first runs its own launches untimed, so that it is timed in the power state
+/// its own launches settle to and not in its neighbour's: the benchmark's blocks (--timing blocks)
+/// and the tuner's finalists and yardstick. Under the H200's 700 W cap an autogemm kernel timed
+/// beside cuBLAS set cuBLAS's clock (1380-1395 MHz beside 128x128 ping-pong tiles, 1410-1530 beside
+/// cooperative ones; docs/results/h200_interleaved_clocks.txt).
+inline constexpr double kOwnSettleMs = 100.0;
+
 struct TimingOptions {
   int warmup = 3;           // untimed runs first: module load, clocks, caches of the host side
   int min_reps = 10;

@@ -116,6 +116,11 @@ def kv_table(header, rows):
     return [f"| {header[0]} | {header[1]} |", "| --- | --- |"] + [f"| {a} | {b} |" for a, b in rows]
 
 
+def in_blocks(doc):
+    """Whether a bench file timed each library in blocks of its own (--timing blocks), not interleaved."""
+    return "blocks of its own" in doc.get("method", "")
+
+
 def set_summary(name, doc):
     """The geometric-mean sentence of one set, with its layouts apart where it has several."""
     results = doc["results"]
@@ -132,7 +137,8 @@ def set_summary(name, doc):
     if lt:
         paired = any((r.get("cublaslt") or {}).get("speedup") is not None for r in results)
         text += (f"; against cuBLASLt's best of its top heuristic algorithms "
-                 f"({'interleaved with autogemm' if paired else 'timed alone'}) {bench_table.geomean(lt):.3f}× "
+                 f"({('in blocks, as cuBLAS' if in_blocks(doc) else 'interleaved with autogemm') if paired else 'timed alone'}) "
+                 f"{bench_table.geomean(lt):.3f}× "
                  f"over {len(lt)} problems, lowest {min(lt):.2f}×")
     fp32 = [row["fp32_speedup"] for row in rows if row["fp32_speedup"] is not None]
     if fp32:
@@ -208,6 +214,8 @@ def interleaved_lt_ranges(sets, min_flops=2.0 * 4096 ** 3):
     where no file has such a problem)."""
     vs_cublas, alone = [], []
     for _, doc in sets:
+        if in_blocks(doc):
+            continue
         for r in doc["results"]:
             lt = r.get("cublaslt") or {}
             shape = r["shape"]
@@ -224,8 +232,9 @@ def tensor_set_lines(sets, paths, docs_dir, heading=""):
     """Each tensor-core set's file with the build it was measured with (its grid's size: files of
     older grids stay until re-measured), then each tuned set's table, with cuBLASLt's best where it
     has it; the untuned sets' problems are those of their tuned twins, so they stay a summary line."""
-    lines = [f"- {set_summary(name, doc)} ({doc.get('kernels_compiled', '?')} kernel instances, {doc.get('date', '?')[:10]}; "
-             f"`{link(path, docs_dir)}`)" for (name, doc), path in zip(sets, paths)]
+    lines = [f"- {set_summary(name, doc)} ({doc.get('kernels_compiled', '?')} kernel instances, {doc.get('date', '?')[:10]}, "
+             f"timed {'in blocks' if in_blocks(doc) else 'interleaved'}; `{link(path, docs_dir)}`)"
+             for (name, doc), path in zip(sets, paths)]
     for name, doc in sets:
         if name.endswith("untuned"):
             continue
@@ -319,7 +328,14 @@ def report(sets, args):
                   "accurate as their own: a `simt_sgemm` kernel is the CUDA-core FP32 one. `padded`: the call ran on "
                   "padded, aligned copies of its operands (`src/realigned.hpp`).", "",
                   "The sets ran with tables tuned on this machine from an empty database: "
-                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc.csv'), docs_dir)}` (BF16/FP16, every row) and "
+                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc.csv'), docs_dir)}` (BF16/FP16, every row), "
+                  f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc_large.csv'), docs_dir)}` (the `bf16 large` set: "
+                  "the 22 BF16 problems of these sets of 2·2048·4096² FLOPs and more, `tools/large_problems.csv`, "
+                  "tuned again once the tuner's full timing settled each finalist and covered every candidate its "
+                  "quick pass ranked above the best; the big, `llm` and perf files' rows of those problems ran the "
+                  "first table's choices: [decisions.md](decisions.md#the-tuners-full-timing-settles-and-the-"
+                  "databases-best-is-always-a-full-timing), "
+                  f"`{link(os.path.join(RESULTS, 'h200_large_retune.txt'), docs_dir)}`) and "
                   f"`{link(os.path.join(RESULTS, 'h200_tuning_table_fp32tc.csv'), docs_dir)}` (TF32/3xTF32: the rows "
                   "fully timed, which hold each problem's best; tuned before the K-major copy's 64×32 tile, which "
                   "its benches ran with). No pedantic FP32 table was tuned here, so the \"autogemm FP32\" column "
@@ -330,17 +346,21 @@ def report(sets, args):
                   "machine carries), which holds every instance a BF16/FP16 problem can run; the `untuned` sets on "
                   "a build of only the instances the untuned choice ranks first for their problems, ties included "
                   "(its ranking over every instance of the grid, computed without a GPU; a filtered build keeps the "
-                  "grid's order), so each problem ran its whole-grid choice. `cuBLASLt best`: the "
+                  "grid's order), so each problem ran its whole-grid choice; the `bf16 large` set, tuned and timed, on "
+                  "a build of the 116 wgmma instances of 128×256, 256×128, 128×192 and 128×128 tiles (all schedules, "
+                  "clusters and swizzles, four layouts), which holds every instance among each of its problems' six "
+                  "fastest in the first table. `cuBLASLt best`: the "
                   "fastest of cuBLASLt's top 8 (4 for TF32) heuristic algorithms for the problem, each checked; in "
                   "the BF16/FP16 files it is timed interleaved with autogemm's choice, as cuBLAS is"
                   + (f" (on problems of 4096³ and more, {lt_vs_cublas}× cublasGemmEx's time)" if lt_vs_cublas else "")
                   + "; the TF32/3xTF32 files timed it alone after the pair, which on the large problems met the "
                   "GPU out of the power cap the pair ran under"
                   + (f" (timed alone, the BF16/FP16 files' problems of 4096³ and more took {lt_alone} of their "
-                     "interleaved time)" if lt_alone else "") + ". These files were timed interleaved "
+                     "interleaved time)" if lt_alone else "") + ". The files were timed interleaved "
                   "(`--timing interleaved`), where the two libraries share one power state and what one draws "
-                  "sets the other's clock; timed in blocks of each library's own (the default), the large BF16 "
-                  "problems' speed-ups came out up to 7% lower, 4096³ `tn` 0.94× against 0.98× "
+                  "sets the other's clock, but for those the list below says were timed in blocks of each "
+                  "library's own (the default, cuBLASLt's best in blocks too); in blocks, the first table's large "
+                  "BF16 choices' speed-ups came out up to 7% lower, 4096³ `tn` 0.94× against 0.98× "
                   "(`results/h200_blocked_timing.txt`, [decisions.md](decisions.md#paired-timing-against-cublas-in-"
                   "blocks-of-each-librarys-own)).", "",
                   "```sh",
@@ -351,10 +371,14 @@ def report(sets, args):
                   "done",
                   "gemm-tune tune --math tf32 --set seed; gemm-tune tune --math tf32 --set perf --layout all"
                   "  # and --math fp32_emulated",
-                  "gemm-tune bench --dtype bf16 --set llm --layout tn --json docs/results/h200_bench_tc_bf16_llm.json"
-                  "  # and so on",
-                  "gemm-tune bench --math tf32 --set seed --cublaslt 4 --json docs/results/h200_bench_fp32tc_tf32_seed.json",
-                  "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn "
+                  "gemm-tune bench --dtype bf16 --set llm --layout tn --timing interleaved "
+                  "--json docs/results/h200_bench_tc_bf16_llm.json  # and so on",
+                  "gemm-tune tune --dtype bf16 --shapes tools/large_problems.csv --db large.sqlite3  # an empty one",
+                  "AUTOGEMM_DB=large.sqlite3 gemm-tune bench --dtype bf16 --shapes tools/large_problems.csv "
+                  "--json docs/results/h200_bench_tc_bf16_large.json",
+                  "gemm-tune bench --math tf32 --set seed --cublaslt 4 --timing interleaved "
+                  "--json docs/results/h200_bench_fp32tc_tf32_seed.json",
+                  "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn --timing interleaved "
                   "--json docs/results/h200_bench_tc_bf16_llm_untuned.json",
                   "```", ""]
         if args.tc_plotted or os.path.exists(args.tc_plot):
@@ -402,7 +426,8 @@ def readme_block(sets, args):
     if args.h200_sets:
         lines += ["", f"On tensor cores, on the {args.h200_sets[0][1]['device'].get('name', '?')}, tuned on it or "
                   "untuned (geometric means against cublasGemmEx, and 3xTF32 against cuBLAS pedantic SGEMM): " + ", ".join(
-                      f"{name} {bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
+                      f"{name}{' (timed in blocks)' if in_blocks(doc) else ''} "
+                      f"{bench_table.geomean([bench_table.speedup(r) for r in doc['results']]):.3f}×"
                       for name, doc in args.h200_sets) + "."]
     lines += ["", f"Every problem, the device and the method: [{os.path.relpath(args.out, readme_dir)}]"
                   f"({os.path.relpath(args.out, readme_dir)})."]

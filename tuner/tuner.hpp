@@ -9,8 +9,9 @@
 //      each split-k mode plus the `quick_pool` best overall survive (all with --exhaustive);
 //   4. quick pass: each survivor's output is checked against the float64 reference, then timed
 //      with a few cold-L2 repetitions; then every split-k variant of the leading instances too;
-//   5. full timing of the `top` fastest (cold L2, warm-up, CUDA events, median, early rejection);
-//   6. cuBLAS SGEMM (pedantic FP32) timed the same way as the yardstick.
+//   5. full timing of the `top` fastest (its own launches untimed for `finalist_settle_ms` first,
+//      cold L2, CUDA events, median, early rejection);
+//   6. cuBLAS timed the same way as the yardstick.
 // Every pruned candidate keeps its reason; every timed one becomes a database entry.
 #pragma once
 
@@ -42,6 +43,9 @@ struct TuneOptions {
   int quick_reps = 5;
   TimingOptions timing{3, 10, 50, 100.0, true, {}};
   double reject_ratio = 1.25;   // full timing gives up on a candidate this much slower than the best
+  // Full timing (and the yardstick's) starts after this long of the candidate's own untimed launches:
+  // ranked in the power state each settles to, as the benchmark times it (kOwnSettleMs).
+  double finalist_settle_ms = kOwnSettleMs;
 };
 
 struct CandidateResult {

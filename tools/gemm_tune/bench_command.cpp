@@ -77,9 +77,9 @@ nlohmann::json side_json(const PairedSide& s, double rel_err) {
           {"reps_reasons", reps_reasons}};
 }
 
-/// --timing blocks: each side's blocks settle for this long on its own launches, four blocks a side
+/// --timing blocks: each side's blocks settle on its own launches (kOwnSettleMs), four blocks a side
 /// (time_in_blocks, paired_timing.hpp).
-constexpr double kBlockSettleMs = 100;
+constexpr double kBlockSettleMs = kOwnSettleMs;
 constexpr int kBlocksPerSide = 4;
 
 /// A paired timing, interleaved or in blocks, timed once more where it was disturbed (disturbed(),

@@ -155,6 +155,11 @@ Command add_tune_command(CLI::App& app) {
                   "(its unsplit one always)")
       ->capture_default_str()
       ->group("Expert tuning knobs");
+  sub->add_option("--finalist-settle", o->tune.finalist_settle_ms,
+                  "Milliseconds of a finalist's own untimed launches before its full timing (and cuBLAS's)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber)
+      ->group("Expert tuning knobs");
   sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
   sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
       ->capture_default_str();
