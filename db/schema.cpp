@@ -5,14 +5,16 @@
 #include <sqlite3.h>
 
 #include "sqlite_util.hpp"
+#include "tuning_db.hpp"
 
 namespace autogemm::db {
 namespace {
 
 // The best valid measurement per (device, problem): version 1 creates the view, version 4 makes it
-// again over its rebuilt problems table. A macro of literals, so that both migrations stay one string
-// literal each.
-#define AUTOGEMM_BEST_CONFIGS_VIEW \
+// again over its rebuilt problems table, version 5 replaces it with one that ranks full timings
+// first. Macros of literals, so that each migration stays one string literal; version 1's and 4's
+// text is what they always were.
+#define AUTOGEMM_BEST_CONFIGS_VIEW_ORDERED_BY(order) \
   "CREATE VIEW best_configs AS\n" \
   "SELECT d.signature, p.dtype, p.transa, p.transb, p.m, p.n, p.k, p.align,\n" \
   "       m.kernel, m.splits, m.split_mode, m.median_us, m.tflops, m.measured_at\n" \
@@ -22,7 +24,14 @@ namespace {
   "WHERE m.check_passed = 1\n" \
   "  AND m.id = (SELECT m2.id FROM measurements m2\n" \
   "              WHERE m2.device_id = m.device_id AND m2.problem_id = m.problem_id AND m2.check_passed = 1\n" \
-  "              ORDER BY m2.median_us, m2.id LIMIT 1);\n"
+  "              ORDER BY " order " LIMIT 1);\n"
+#define AUTOGEMM_BEST_CONFIGS_VIEW AUTOGEMM_BEST_CONFIGS_VIEW_ORDERED_BY("m2.median_us, m2.id")
+
+// From version 5 the best is the fastest passed full timing (kFullTimingIterations repetitions or
+// more), or the fastest passed row of a problem that has none: tables written by tuners that let a
+// quick pass's burst be a problem's fastest row run the tuner's choice.
+static_assert(kFullTimingIterations == 10, "AUTOGEMM_BEST_CONFIGS_VIEW_5 spells kFullTimingIterations as 10");
+#define AUTOGEMM_BEST_CONFIGS_VIEW_5 AUTOGEMM_BEST_CONFIGS_VIEW_ORDERED_BY("m2.iterations < 10, m2.median_us, m2.id")
 
 // Version 1: devices, problems, measurements, the best-per-problem view.
 constexpr const char* kMigration1 = R"sql(
@@ -129,7 +138,10 @@ DROP TABLE problems;
 ALTER TABLE problems_v4 RENAME TO problems;
 )sql" AUTOGEMM_BEST_CONFIGS_VIEW;
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
+// Version 5: the best-per-problem view prefers full timings (AUTOGEMM_BEST_CONFIGS_VIEW_5).
+constexpr const char* kMigration5 = "DROP VIEW best_configs;\n" AUTOGEMM_BEST_CONFIGS_VIEW_5;
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion, "one migration per schema version");
 
 }  // namespace

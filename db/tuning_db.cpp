@@ -195,8 +195,8 @@ TuningDb::TuningDb(const std::string& path, OpenMode mode, bool create_parent) :
       rekey_devices(db_, path_);
     } else if (version == 0) {
       throw DbError(path + ": empty file, not an autogemm tuning database");
-    } else if (version < kSchemaVersion) {
-      // A read-only open cannot migrate, and the queries use the current columns.
+    } else if (version < kOldestReadableVersion) {
+      // A read-only open cannot migrate, and the queries use version 4's columns.
       throw DbError(path + ": schema version " + std::to_string(version) + " is older than this build's " +
                     std::to_string(kSchemaVersion) + "; migrate it with 'gemm-tune db check --db " + path + "'");
     }
@@ -432,8 +432,10 @@ std::vector<Entry> TuningDb::entries(const Filter& filter) const {
 
 std::optional<Entry> TuningDb::best(const std::string& device_key, const ProblemKey& problem,
                                     bool (*kernel_exists)(const std::string&)) const {
-  const std::string sql =
-      std::string(kSelectEntries) + "WHERE " + kDeviceProblemIs + "AND m.check_passed = 1 ORDER BY m.median_us, m.id";
+  // As the best_configs view orders them (db/schema.cpp): full timings first.
+  const std::string sql = std::string(kSelectEntries) + "WHERE " + kDeviceProblemIs +
+                          "AND m.check_passed = 1 ORDER BY m.iterations < " + std::to_string(kFullTimingIterations) +
+                          ", m.median_us, m.id";
   Statement s(db_, path_, sql.c_str());
   bind_device_problem(s, device_key, problem);
   while (s.step()) {

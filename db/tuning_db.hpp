@@ -65,6 +65,13 @@ struct Provenance {
   bool operator==(const Provenance&) const = default;
 };
 
+/// Repetitions of a full timing at least (the tuner's, TuneOptions::timing.min_reps). A row of fewer is
+/// a screening measurement (the tuner's quick pass: 5 right after the candidate's check; online
+/// mode's 7), which ranks a problem's candidates only where it has no full timing: on large
+/// problems a few repetitions after an idle moment run above the power cap's clock (8192^3 BF16 on
+/// the H200: 1476 us quick, 1639 the best full timing).
+inline constexpr int kFullTimingIterations = 10;
+
 struct Measurement {
   double median_us = 0, min_us = 0, spread_us = 0;  // spread = max - min
   int iterations = 0;
@@ -138,7 +145,8 @@ class TuningDb {
   /// All entries that match `filter`, in a stable order (device, problem, candidate).
   std::vector<Entry> entries(const Filter& filter = {}) const;
 
-  /// The fastest entry that passed its check for (device, problem), skipping kernels for which
+  /// The fastest entry that passed its check for (device, problem) among its full timings
+  /// (kFullTimingIterations), or among all its rows where it has none; skipping kernels for which
   /// `kernel_exists` returns false (rows from another build of the grid).
   std::optional<Entry> best(const std::string& device_key, const ProblemKey& problem,
                             bool (*kernel_exists)(const std::string&) = nullptr) const;

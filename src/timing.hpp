@@ -20,7 +20,9 @@ inline constexpr double kSettleMs = 500.0;
 /// its own launches settle to and not in its neighbour's: the benchmark's blocks (--timing blocks)
 /// and the tuner's finalists and yardstick. Under the H200's 700 W cap an autogemm kernel timed
 /// beside cuBLAS set cuBLAS's clock (1380-1395 MHz beside 128x128 ping-pong tiles, 1410-1530 beside
-/// cooperative ones; docs/results/h200_interleaved_clocks.txt).
+/// cooperative ones; docs/results/h200_interleaved_clocks.txt). 100 ms is enough: over the 176 blocks
+/// of the large BF16 problems' bench in blocks (docs/results/h200_bench_tc_bf16_large.json.xz), the
+/// first timed repetition after it took 0.998x its block's median time at its block's median clock.
 inline constexpr double kOwnSettleMs = 100.0;
 
 struct TimingOptions {

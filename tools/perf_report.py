@@ -351,7 +351,8 @@ def report(sets, args):
                   "schedules, clusters and swizzles, four layouts), which holds every instance among each of its "
                   "problems' six fastest in the first table (FP16's timed without cuBLASLt). `cuBLASLt best`: the "
                   "fastest of cuBLASLt's top 8 (4 for TF32) heuristic algorithms for the problem, each checked; in "
-                  "the BF16/FP16 files it is timed interleaved with autogemm's choice, as cuBLAS is"
+                  "the BF16/FP16 files it is timed beside autogemm's choice as cuBLAS is (interleaved, or in blocks "
+                  "where the file was)"
                   + (f" (on problems of 4096³ and more, {lt_vs_cublas}× cublasGemmEx's time)" if lt_vs_cublas else "")
                   + "; the TF32/3xTF32 files timed it alone after the pair, which on the large problems met the "
                   "GPU out of the power cap the pair ran under"
@@ -373,9 +374,9 @@ def report(sets, args):
                   "  # and --math fp32_emulated",
                   "gemm-tune bench --dtype bf16 --set llm --layout tn --timing interleaved "
                   "--json docs/results/h200_bench_tc_bf16_llm.json  # and so on",
-                  "gemm-tune tune --dtype bf16 --shapes tools/large_problems.csv --db large.sqlite3  # an empty one",
+                  "gemm-tune tune --dtype bf16 --shapes tools/large_problems.csv --db large.sqlite3  # an empty one; f16 too",
                   "AUTOGEMM_DB=large.sqlite3 gemm-tune bench --dtype bf16 --shapes tools/large_problems.csv "
-                  "--json docs/results/h200_bench_tc_bf16_large.json",
+                  "--json docs/results/h200_bench_tc_bf16_large.json  # f16 the same, with --cublaslt 0",
                   "gemm-tune bench --math tf32 --set seed --cublaslt 4 --timing interleaved "
                   "--json docs/results/h200_bench_fp32tc_tf32_seed.json",
                   "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn --timing interleaved "

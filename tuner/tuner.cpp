@@ -205,18 +205,18 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   // own launches have settled the GPU's power state (finalist_settle_ms): under the power cap a
   // burst after another candidate's check ranks kernels by their clock as much as by their work
   // (8 large BF16 problems on the H200, benched in blocks: the choices of settled full timings ran
-  // 0.977x cuBLAS, those of bursts 0.964-0.972x).
-  // Past the `top`, every candidate whose quick median still beats the best full median is timed
-  // too, so that the database's fastest row for the problem (what the runtime runs) is always a
-  // full timing: a few repetitions after a check leave the GPU idle long enough to run a burst above
+  // 0.977x cuBLAS, those of bursts 0.964-0.972x; docs/results/h200_finalist_settle.txt).
+  // Past the `top`, every candidate whose quick median does not lose to the best full median is
+  // timed too: a few repetitions after a check leave the GPU idle long enough to run a burst above
   // the power cap's clock (8192^3 BF16 on the H200: 128x256 1x2 tiles 1476 us in the quick pass,
-  // the best full timing 1639 us).
+  // the best full timing 1639 us), so no candidate is passed over on a burst's evidence, and the
+  // problem's fastest row is a full timing (which the database ranks first anyway).
   if (!options_.exhaustive) {
     const std::vector<size_t> order = checked_by_time();
     double best_so_far = 1e300;
     for (size_t r = 0; r < order.size(); ++r) {
       CandidateResult& c = report.results[order[r]];
-      if (r >= static_cast<size_t>(options_.top) && c.time.median_us >= best_so_far) break;
+      if (r >= static_cast<size_t>(options_.top) && c.time.median_us > best_so_far) break;
       if (stop.load()) {
         report.interrupted = true;
         break;

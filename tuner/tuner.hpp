@@ -9,8 +9,9 @@
 //      each split-k mode plus the `quick_pool` best overall survive (all with --exhaustive);
 //   4. quick pass: each survivor's output is checked against the float64 reference, then timed
 //      with a few cold-L2 repetitions; then every split-k variant of the leading instances too;
-//   5. full timing of the `top` fastest (its own launches untimed for `finalist_settle_ms` first,
-//      cold L2, CUDA events, median, early rejection);
+//   5. full timing of the `top` fastest, and of any other whose quick median beats the best full one
+//      (its own launches untimed for `finalist_settle_ms` first, cold L2, CUDA events, median, early
+//      rejection);
 //   6. cuBLAS timed the same way as the yardstick.
 // Every pruned candidate keeps its reason; every timed one becomes a database entry.
 #pragma once
@@ -36,12 +37,14 @@ struct TuneOptions {
   int quick_pool = 120;         // overall cost-model leaders kept for the quick pass, and besides:
   int per_instance = 3;         // each instance's best-estimated candidates per split-k mode (unsplit always)
   int refine_instances = 3;     // after the quick pass, every split of this many leading instances too
-  int top = 12;                 // quick-pass leaders given full timing
+  int top = 12;                 // quick-pass leaders given full timing at least (more while a quick median beats the best full one)
   bool exhaustive = false;      // no cost-model pruning: every candidate checked and fully timed
   double shape_budget_s = 15;   // per problem: stop starting new candidates past this
   int max_candidates = 0;       // per problem: at most this many checked and timed (0 = no cap)
   int quick_reps = 5;
-  TimingOptions timing{3, 10, 50, 100.0, true, {}};
+  // Full timing: at least db::kFullTimingIterations repetitions, so that the database ranks its rows
+  // above the quick pass's (quick_reps must stay below it).
+  TimingOptions timing{3, db::kFullTimingIterations, 50, 100.0, true, {}};
   double reject_ratio = 1.25;   // full timing gives up on a candidate this much slower than the best
   // Full timing (and the yardstick's) starts after this long of the candidate's own untimed launches:
   // ranked in the power state each settles to, as the benchmark times it (kOwnSettleMs).

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <fstream>
 #include <thread>
+#include <tuple>
 
 #include "db_test_util.hpp"
 #include "schema.hpp"
@@ -37,6 +38,30 @@ void raw_sql(const std::string& path, const char* sql) {
   sqlite3_close(db);
 }
 
+/// A file at schema `version` as an older build wrote it: device 'sig', problem f32 nn 8x8x8 align 4,
+/// and one passed measurement per (kernel, median_us, iterations) of `rows`.
+void old_file(const std::string& path, int version, const std::vector<std::tuple<std::string, int, int>>& rows) {
+  {
+    sqlite3* raw = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+    migrate(raw, path, 0, version);
+    sqlite3_close(raw);
+  }
+  std::string sql =
+      "INSERT INTO devices VALUES (1, 'sig', 'GPU', 9, 0, 132, 1000, 1000);"
+      "INSERT INTO problems VALUES (1, 'f32', 'n', 'n', 8, 8, 8, 4);"
+      "INSERT INTO measurements (device_id, problem_id, kernel, splits, split_mode, median_us, min_us, spread_us,"
+      " iterations, tflops, check_passed, measured_at, library_version, kernel_grid, gpu_uuid, driver_version,"
+      " runtime_version, sm_clock_mhz, mem_clock_mhz) VALUES ";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const auto& [kernel, median_us, iterations] = rows[i];
+    sql += (i ? ", (1, 1, '" : "(1, 1, '") + kernel + "', 1, 'none', " + std::to_string(median_us) + ", " +
+           std::to_string(median_us - 1) + ", 1, " + std::to_string(iterations) +
+           ", 1, 1, '2026-01-01T00:00:00Z', '0.0.1', 'g', 'u', 1, 1, 1, 1)";
+  }
+  raw_sql(path, (sql + ";").c_str());
+}
+
 TEST(TuningDb, CreatesCurrentSchemaAndStoresEntries) {
   ScratchDir dir;
   TuningDb db(dir.file("t.sqlite3"), OpenMode::kReadWrite);
@@ -52,19 +77,7 @@ TEST(TuningDb, CreatesCurrentSchemaAndStoresEntries) {
 TEST(TuningDb, MigratesVersion1Files) {
   ScratchDir dir;
   const std::string path = dir.file("v1.sqlite3");
-  {
-    sqlite3* raw = nullptr;
-    ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
-    migrate(raw, path, 0, 1);
-    sqlite3_close(raw);
-  }
-  raw_sql(path,
-          "INSERT INTO devices VALUES (1, 'sig', 'GPU', 9, 0, 132, 1000, 1000);"
-          "INSERT INTO problems VALUES (1, 'f32', 'n', 'n', 8, 8, 8, 4);"
-          "INSERT INTO measurements (device_id, problem_id, kernel, splits, split_mode, median_us, min_us, spread_us,"
-          " iterations, tflops, check_passed, measured_at, library_version, kernel_grid, gpu_uuid, driver_version,"
-          " runtime_version, sm_clock_mhz, mem_clock_mhz) VALUES (1, 1, 'k', 1, 'none', 5, 4, 1, 10, 1, 1,"
-          " '2026-01-01T00:00:00Z', '0.0.1', 'g', 'u', 1, 1, 1, 1);");
+  old_file(path, 1, {{"k", 5, 10}});
   expect_db_error([&] { TuningDb ro(path, OpenMode::kReadOnly); }, path, "older");
   TuningDb db(path, OpenMode::kReadWrite);
   EXPECT_EQ(db.schema_version(), kSchemaVersion);
@@ -113,6 +126,47 @@ TEST(TuningDb, BestSkipsFailedChecksAndKernelsThisBuildLacks) {
   EXPECT_EQ(r.failed_checks, 1);
   EXPECT_EQ(r.missing_kernels, std::vector<std::string>{"k2"});
   EXPECT_EQ(r.integrity, "ok");
+}
+
+// A screening row (the tuner's quick pass, online mode) faster than every full timing of its problem
+// is a burst above the power cap's clock: the full timings decide, in best() and in the view alike,
+// in a version-4 file read as it is (the runtime's read-only open) and once migrated. A problem of
+// screening rows alone keeps its fastest.
+TEST(TuningDb, FullTimingsRankAboveFasterScreeningRows) {
+  ScratchDir dir;
+  const std::string path = dir.file("v4.sqlite3");
+  old_file(path, 4, {{"full", 30, 50}, {"burst", 10, kFullTimingIterations - 1}});
+  {
+    TuningDb ro(path, OpenMode::kReadOnly);
+    EXPECT_EQ(ro.schema_version(), 4);
+    const auto best = ro.best("sig", ProblemKey{"f32", 'n', 'n', 8, 8, 8, 4});
+    ASSERT_TRUE(best.has_value());
+    EXPECT_EQ(best->candidate.kernel, "full");
+  }
+  Entry full = sample_entry(0), burst = sample_entry(0), fast_full = sample_entry(0), alone = sample_entry(1);
+  full.candidate.kernel = "full", full.measurement.median_us = 30, full.measurement.min_us = 29;
+  fast_full.candidate.kernel = "fast_full", fast_full.measurement.median_us = 25, fast_full.measurement.min_us = 24;
+  burst.candidate.kernel = "burst", burst.measurement.median_us = 10, burst.measurement.min_us = 9;
+  burst.measurement.iterations = kFullTimingIterations - 1;
+  alone.candidate.kernel = "alone", alone.measurement.iterations = 5;
+  TuningDb db(path, OpenMode::kReadWrite);  // migration 5 makes the view again
+  ASSERT_EQ(db.schema_version(), kSchemaVersion);
+  db.record({full, burst, fast_full, alone});
+  const auto best = db.best(full.device.key(), full.problem);
+  ASSERT_TRUE(best.has_value());
+  EXPECT_EQ(best->candidate.kernel, "fast_full");
+  const auto only_screening = db.best(alone.device.key(), alone.problem);
+  ASSERT_TRUE(only_screening.has_value());
+  EXPECT_EQ(only_screening->candidate.kernel, "alone");
+  sqlite3* raw = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &raw), SQLITE_OK);
+  sqlite3_stmt* s = nullptr;
+  ASSERT_EQ(sqlite3_prepare_v2(raw, "SELECT kernel FROM best_configs ORDER BY m", -1, &s, nullptr), SQLITE_OK);
+  std::vector<std::string> kernels;
+  while (sqlite3_step(s) == SQLITE_ROW) kernels.emplace_back(reinterpret_cast<const char*>(sqlite3_column_text(s, 0)));
+  sqlite3_finalize(s);
+  sqlite3_close(raw);
+  EXPECT_EQ(kernels, (std::vector<std::string>{"full", "fast_full", "alone"}));
 }
 
 TEST(TuningDb, BestConfigsViewDerivesTheWinner) {

@@ -145,7 +145,10 @@ Command add_tune_command(CLI::App& app) {
   sub->add_option("--layout", o->select.layouts, "Ops of the column-major call: nn, nt, tn, tt, a comma list, or all")
       ->capture_default_str();
   add_dtype_options(*sub, o->select);
-  sub->add_option("--top", o->tune.top, "Quick-pass leaders given full timing")->capture_default_str()
+  sub->add_option("--top", o->tune.top,
+                  "Quick-pass leaders given full timing at least (and any other whose quick time beats the best full one)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
       ->group("Expert tuning knobs");
   sub->add_option("--pool", o->tune.quick_pool, "Overall cost-model leaders given a checked quick timing")
       ->capture_default_str()
