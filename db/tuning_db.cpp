@@ -404,13 +404,27 @@ std::vector<PrunedCandidate> TuningDb::pruned(const std::string& device_key, con
 
 bool TuningDb::has_tuned(const std::string& device_key, const ProblemKey& problem,
                          const std::string& kernel_grid) const {
-  const std::string sql = std::string(
-                              "SELECT 1 FROM measurements m JOIN devices d ON d.id = m.device_id JOIN problems p ON "
-                              "p.id = m.problem_id WHERE ") +
-                          kDeviceProblemIs + "AND m.kernel_grid = ?9 LIMIT 1";
+  // The rows of a tuning share its measured_at (one provenance per problem recorded); the latest
+  // tuning's screening rows are compared with its own full timings, so rows an older tuning left
+  // behind never make a problem look unfinished forever.
+  const std::string full = std::to_string(kFullTimingIterations);
+  auto of_latest = [](const char* x) {
+    return std::string(x) + ".device_id = m.device_id AND " + x + ".problem_id = m.problem_id AND " + x +
+           ".kernel_grid = ?9 AND " + x + ".check_passed = 1 AND " + x +
+           ".measured_at = (SELECT MAX(l.measured_at) FROM measurements l WHERE l.device_id = m.device_id AND "
+           "l.problem_id = m.problem_id AND l.kernel_grid = ?9)";
+  };
+  const std::string sql =
+      std::string("SELECT 1 FROM measurements m JOIN devices d ON d.id = m.device_id JOIN problems p ON "
+                  "p.id = m.problem_id WHERE ") +
+      kDeviceProblemIs +
+      "AND m.kernel_grid = ?9 AND NOT EXISTS (SELECT 1 FROM pruned x WHERE x.device_id = m.device_id AND "
+      "x.problem_id = m.problem_id AND x.reason = ?10) AND NOT EXISTS (SELECT 1 FROM measurements x WHERE " +
+      of_latest("x") + " AND x.iterations < " + full + " AND x.median_us < COALESCE((SELECT MIN(f.median_us) FROM " +
+      "measurements f WHERE " + of_latest("f") + " AND f.iterations >= " + full + "), 1e300)) LIMIT 1";
   Statement s(db_, path_, sql.c_str());
   bind_device_problem(s, device_key, problem);
-  s.bind(9, kernel_grid);
+  s.bind(9, kernel_grid).bind(10, std::string(kInterruptedReason));
   return s.step();
 }
 

@@ -72,6 +72,9 @@ struct Provenance {
 /// the H200: 1476 us quick, 1639 the best full timing).
 inline constexpr int kFullTimingIterations = 10;
 
+/// The pruned reason of the candidates a stop (Ctrl-C) left untimed: the problem is tuned again.
+inline constexpr const char* kInterruptedReason = "interrupted";
+
 struct Measurement {
   double median_us = 0, min_us = 0, spread_us = 0;  // spread = max - min
   int iterations = 0;
@@ -138,8 +141,12 @@ class TuningDb {
                      const std::vector<PrunedCandidate>& pruned);
   std::vector<PrunedCandidate> pruned(const std::string& device_key, const ProblemKey& problem) const;
 
-  /// True when (device, problem) has at least one measurement made with this build of the grid:
-  /// the tuner's resume test.
+  /// True when the last tuning of (device, problem) with this build of the grid finished: the tuner's
+  /// resume test. It did not if the problem has no row of the grid, a candidate pruned as
+  /// kInterruptedReason, or, among the rows of its latest tuning (the newest measured_at), a passed
+  /// screening row (fewer than kFullTimingIterations repetitions) faster than all that tuning's full
+  /// timings: what a stop before the full timing leaves, a tuner that did not time such a candidate
+  /// in full, or online mode alone.
   bool has_tuned(const std::string& device_key, const ProblemKey& problem, const std::string& kernel_grid) const;
 
   /// All entries that match `filter`, in a stable order (device, problem, candidate).

@@ -145,7 +145,7 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
         options_.max_candidates > 0 && static_cast<int>(report.results.size()) >= options_.max_candidates;
     if (stop.load()) report.interrupted = true;
     if (budget_reason == nullptr && (stop.load() || over_time || over_count))
-      budget_reason = report.interrupted ? "interrupted" : over_time ? "shape time budget" : "candidate limit";
+      budget_reason = report.interrupted ? db::kInterruptedReason : over_time ? "shape time budget" : "candidate limit";
     if (budget_reason != nullptr) {
       ++report.pruned_budget;
       report.pruned.push_back({db_candidate(*s.kernel, s.split), budget_reason});

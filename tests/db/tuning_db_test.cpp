@@ -470,7 +470,29 @@ TEST(TuningDb, PrunedCandidatesAndResume) {
   db.record({e});
   EXPECT_TRUE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
   EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, "another grid"));  // rebuilt grid: tune again
+  // A passed screening row of the latest tuning faster than all its full timings: a stop came before
+  // its full timing, or an older tuner never gave it one; tune again.
+  Entry quick = sample_entry(0);
+  quick.candidate.kernel = "quick", quick.measurement.iterations = kFullTimingIterations - 1;
+  quick.measurement.median_us = e.measurement.median_us - 1, quick.measurement.min_us = quick.measurement.median_us - 1;
+  db.record({quick});
+  EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
+  // A stop in the quick pass leaves candidates pruned as interrupted: tune again.
+  db.record_pruned(e.device, e.problem, "g", {{{"k0", 1, "none"}, kInterruptedReason}});
+  EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
+  // The next tuning finishes: its rows replace the older ones, its screening row is slower than its
+  // full timing, nothing is pruned as interrupted.
+  Entry full = e, slower_quick = quick;
+  full.provenance.measured_at = slower_quick.provenance.measured_at = "2026-11-22T10:00:00Z";
+  slower_quick.measurement.median_us = e.measurement.median_us + 1, slower_quick.measurement.min_us = e.measurement.median_us;
+  db.record({full, slower_quick});
   db.record_pruned(e.device, e.problem, "g", {{{"k1", 1, "none"}, "occupancy 0"}, {{"k2", 4, "serial"}, "cost model rank 90"}});
+  EXPECT_TRUE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
+  // Online mode measured it since (screening rows only, the newest): the tuner tunes it in full.
+  Entry online = sample_entry(0, "2026-11-23T10:00:00Z");
+  online.candidate.kernel = "online", online.measurement.iterations = 7;
+  db.record({online});
+  EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
   db.record_pruned(e.device, e.problem, "g", {{{"k3", 1, "none"}, "shape time budget"}});  // replaces
   const auto pruned = db.pruned(e.device.key(), e.problem);
   ASSERT_EQ(pruned.size(), 1u);
