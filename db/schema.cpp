@@ -1,5 +1,5 @@
 // The migrations. Never edit a released step: add the next one. docs/database.md documents the
-// result; tests/db/schema_test.cpp migrates a version-1 file forward.
+// result; tests/db/tuning_db_test.cpp migrates version-1 and version-4 files forward.
 #include "schema.hpp"
 
 #include <sqlite3.h>

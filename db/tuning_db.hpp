@@ -84,6 +84,13 @@ struct Measurement {
   bool operator==(const Measurement&) const = default;
 };
 
+/// Whether `a` ranks before `b` for a problem's best: a full timing before a screening row
+/// (kFullTimingIterations), then the shorter median; the order of best_configs and TuningDb::best.
+inline bool ranks_before(const Measurement& a, const Measurement& b) {
+  const bool a_full = a.iterations >= kFullTimingIterations, b_full = b.iterations >= kFullTimingIterations;
+  return a_full != b_full ? a_full : a.median_us < b.median_us;
+}
+
 /// One row: a candidate measured for a problem on a device.
 struct Entry {
   DeviceSignature device;

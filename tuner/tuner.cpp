@@ -218,7 +218,15 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
       CandidateResult& c = report.results[order[r]];
       if (r >= static_cast<size_t>(options_.top) && c.time.median_us > best_so_far) break;
       if (stop.load()) {
+        // The finalists left without a full timing are named, so that a resumed run tunes the
+        // problem again (TuningDb::has_tuned).
         report.interrupted = true;
+        for (size_t rest = r; rest < order.size(); ++rest) {
+          const CandidateResult& left = report.results[order[rest]];
+          if (rest >= static_cast<size_t>(options_.top) && left.time.median_us > best_so_far) break;
+          ++report.pruned_budget;
+          report.pruned.push_back({db_candidate(*left.kernel, left.split), db::kInterruptedReason});
+        }
         break;
       }
       TimingOptions full = options_.timing;

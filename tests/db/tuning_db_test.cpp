@@ -477,15 +477,18 @@ TEST(TuningDb, PrunedCandidatesAndResume) {
   quick.measurement.median_us = e.measurement.median_us - 1, quick.measurement.min_us = quick.measurement.median_us - 1;
   db.record({quick});
   EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
-  // A stop in the quick pass leaves candidates pruned as interrupted: tune again.
-  db.record_pruned(e.device, e.problem, "g", {{{"k0", 1, "none"}, kInterruptedReason}});
-  EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
-  // The next tuning finishes: its rows replace the older ones, its screening row is slower than its
-  // full timing, nothing is pruned as interrupted.
+  // The next tuning finishes: its rows replace the older ones where it measured the same candidate,
+  // its screening row is slower than its full timing. A faster screening row an older tuning left
+  // behind (the "quick" row, not measured again) does not count.
   Entry full = e, slower_quick = quick;
   full.provenance.measured_at = slower_quick.provenance.measured_at = "2026-11-22T10:00:00Z";
+  slower_quick.candidate.kernel = "slower_quick";
   slower_quick.measurement.median_us = e.measurement.median_us + 1, slower_quick.measurement.min_us = e.measurement.median_us;
   db.record({full, slower_quick});
+  EXPECT_TRUE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
+  // A stop leaves candidates pruned as interrupted: tune again, whatever the rows say.
+  db.record_pruned(e.device, e.problem, "g", {{{"k0", 1, "none"}, kInterruptedReason}});
+  EXPECT_FALSE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
   db.record_pruned(e.device, e.problem, "g", {{{"k1", 1, "none"}, "occupancy 0"}, {{"k2", 4, "serial"}, "cost model rank 90"}});
   EXPECT_TRUE(db.has_tuned(e.device.key(), e.problem, e.provenance.kernel_grid));
   // Online mode measured it since (screening rows only, the newest): the tuner tunes it in full.

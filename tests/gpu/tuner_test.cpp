@@ -74,6 +74,8 @@ TEST_F(TunerTest, FindsACheckedWinnerAndAccountsForEveryCandidate) {
   EXPECT_EQ(best->candidate.kernel, r.best->kernel->name);
   EXPECT_EQ(best->candidate.splits, r.best->split.splits);
   EXPECT_EQ(best->candidate.split_mode, split_mode_name(r.best->split.mode));
+  // A finished tuning counts as tuned: a resumed run skips it.
+  EXPECT_TRUE(database.has_tuned(device_signature(0).key(), Tuner::problem_key(p, r.align), entries.front().provenance.kernel_grid));
 }
 
 TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheUntunedChoice) {

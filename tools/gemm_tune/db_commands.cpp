@@ -243,7 +243,7 @@ Command add_db_command(CLI::App& app) {
           const db::Entry* winner = nullptr;
           for (; j < rows.size() && rows[j].problem == rows[i].problem && rows[j].device == rows[i].device; ++j)
             if (rows[j].measurement.check_passed &&
-                (!winner || rows[j].measurement.median_us < winner->measurement.median_us))
+                (!winner || db::ranks_before(rows[j].measurement, winner->measurement)))
               winner = &rows[j];
           if (winner) {
             const auto& p = winner->problem;
