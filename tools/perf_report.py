@@ -331,9 +331,9 @@ def report(sets, args):
                   f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc.csv'), docs_dir)}` (BF16/FP16, every row), "
                   f"`{link(os.path.join(RESULTS, 'h200_tuning_table_tc_large.csv'), docs_dir)}` (the `large` sets: "
                   "the 22 problems of these sets of 2·2048·4096² FLOPs and more, `tools/large_problems.csv`, in "
-                  "BF16 and in FP16, tuned again once the tuner's full timing settled each finalist and covered "
-                  "every candidate its quick pass ranked above the best; the big, `llm` and perf files' rows of "
-                  "those problems ran the first table's choices: [decisions.md](decisions.md#the-tuners-full-timing-settles-and-full-"
+                  "BF16 and in FP16, tuned by the current tuner, whose full timing settles each finalist and covers "
+                  "every candidate its quick pass ranks at or below the best; in the big, `llm` and perf files "
+                  "those problems' rows are the first table's choices, its fastest rows, quick or full: [decisions.md](decisions.md#the-tuners-full-timing-settles-and-full-"
                   "timings-rank-first), "
                   f"`{link(os.path.join(RESULTS, 'h200_large_retune.txt'), docs_dir)}`) and "
                   f"`{link(os.path.join(RESULTS, 'h200_tuning_table_fp32tc.csv'), docs_dir)}` (TF32/3xTF32: the rows "
@@ -361,7 +361,7 @@ def report(sets, args):
                   "(`--timing interleaved`), where the two libraries share one power state and what one draws "
                   "sets the other's clock, but for those the list below says were timed in blocks of each "
                   "library's own (the default, cuBLASLt's best in blocks too); in blocks, the first table's large "
-                  "BF16 choices' speed-ups came out up to 7% lower, 4096³ `tn` 0.94× against 0.98× "
+                  "BF16 choices' speed-ups are up to 7% lower, 4096³ `tn` 0.94× against 0.98× "
                   "(`results/h200_blocked_timing.txt`, [decisions.md](decisions.md#paired-timing-against-cublas-in-"
                   "blocks-of-each-librarys-own)).", "",
                   "```sh",

@@ -214,16 +214,19 @@ ProblemReport Tuner::tune(const ColumnMajorProblem& cp, const std::atomic<bool>&
   if (!options_.exhaustive) {
     const std::vector<size_t> order = checked_by_time();
     double best_so_far = 1e300;
-    for (size_t r = 0; r < order.size(); ++r) {
+    // Whether the r-th fastest of the quick pass is a finalist: within the top, or not slower than
+    // the best full timing so far (the quick medians rise with r, so the finalists come first).
+    auto finalist = [&](size_t r) {
+      return r < static_cast<size_t>(options_.top) || report.results[order[r]].time.median_us <= best_so_far;
+    };
+    for (size_t r = 0; r < order.size() && finalist(r); ++r) {
       CandidateResult& c = report.results[order[r]];
-      if (r >= static_cast<size_t>(options_.top) && c.time.median_us > best_so_far) break;
       if (stop.load()) {
         // The finalists left without a full timing are named, so that a resumed run tunes the
         // problem again (TuningDb::has_tuned).
         report.interrupted = true;
-        for (size_t rest = r; rest < order.size(); ++rest) {
+        for (size_t rest = r; rest < order.size() && finalist(rest); ++rest) {
           const CandidateResult& left = report.results[order[rest]];
-          if (rest >= static_cast<size_t>(options_.top) && left.time.median_us > best_so_far) break;
           ++report.pruned_budget;
           report.pruned.push_back({db_candidate(*left.kernel, left.split), db::kInterruptedReason});
         }

@@ -77,9 +77,8 @@ nlohmann::json side_json(const PairedSide& s, double rel_err) {
           {"reps_reasons", reps_reasons}};
 }
 
-/// --timing blocks: each side's blocks settle on its own launches (kOwnSettleMs), four blocks a side
+/// --timing blocks: four blocks a side, each settled on its own launches for kOwnSettleMs
 /// (time_in_blocks, paired_timing.hpp).
-constexpr double kBlockSettleMs = kOwnSettleMs;
 constexpr int kBlocksPerSide = 4;
 
 /// A paired timing, interleaved or in blocks, timed once more where it was disturbed (disturbed(),
@@ -88,7 +87,7 @@ PairedTiming time_pair(const std::function<void(cudaStream_t)>& first, const std
                        cudaStream_t stream, L2Flusher& flusher, const NvmlDevice& clocks, const TimingOptions& timing,
                        bool blocks, int& timings) {
   auto once = [&] {
-    return blocks ? time_in_blocks(first, second, stream, flusher, &clocks, timing, kBlockSettleMs, kBlocksPerSide)
+    return blocks ? time_in_blocks(first, second, stream, flusher, &clocks, timing, kOwnSettleMs, kBlocksPerSide)
                   : time_interleaved(first, second, stream, flusher, &clocks, timing);
   };
   PairedTiming t = once();
@@ -130,10 +129,10 @@ Command add_bench_command(CLI::App& app) {
       ->check(CLI::Range(0, 64))
       ->capture_default_str();
   const std::string blocks_text = std::to_string(kBlocksPerSide) + " blocks of each (" +
-                                  std::to_string(static_cast<int>(kBlockSettleMs)) + " ms of its own untimed launches";
+                                  std::to_string(static_cast<int>(kOwnSettleMs)) + " ms of its own untimed launches";
   sub->add_option("--timing", o->timing,
-                  "How each pair is timed: blocks (" + blocks_text +
-                      " first, so that neither library's power draw sets the other's clock) or interleaved (one "
+                  "How each pair is timed: blocks, " + blocks_text +
+                      " first): neither library's power draw sets the other's clock; or interleaved (one "
                       "repetition of each in turn)")
       ->check(CLI::IsMember({"interleaved", "blocks"}))
       ->capture_default_str();
@@ -354,7 +353,7 @@ Command add_bench_command(CLI::App& app) {
                                          std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, " +
                                          (blocks ? "each library's reps in " + std::to_string(kBlocksPerSide) +
                                                        " blocks of its own (order 0 1 1 0 ...), each after " +
-                                                       std::to_string(static_cast<int>(kBlockSettleMs)) +
+                                                       std::to_string(static_cast<int>(kOwnSettleMs)) +
                                                        " ms of its own untimed runs, median; "
                                                  : std::string("the two libraries' reps interleaved (alternating "
                                                                "which goes first), median; ")) +
