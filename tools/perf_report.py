@@ -346,10 +346,11 @@ def report(sets, args):
                   "machine carries), which holds every instance a BF16/FP16 problem can run; the `untuned` sets on "
                   "a build of only the instances the untuned choice ranks first for their problems, ties included "
                   "(its ranking over every instance of the grid, computed without a GPU; a filtered build keeps the "
-                  "grid's order), so each problem ran its whole-grid choice; each `large` set, tuned and timed, on "
-                  "a build of its type's 116 wgmma instances of 128×256, 256×128, 128×192 and 128×128 tiles (all "
+                  "grid's order), so each problem ran its whole-grid choice; each `large` set tuned on a build of "
+                  "its type's 116 wgmma instances of 128×256, 256×128, 128×192 and 128×128 tiles (all "
                   "schedules, clusters and swizzles, four layouts), which holds every instance among each of its "
-                  "problems' six fastest in the first table (FP16's timed without cuBLASLt). `cuBLASLt best`: the "
+                  "problems' six fastest in the first table, and both timed on one build of those 232 (FP16's "
+                  "without cuBLASLt). `cuBLASLt best`: the "
                   "fastest of cuBLASLt's top 8 (4 for TF32) heuristic algorithms for the problem, each checked; in "
                   "the BF16/FP16 files it is timed beside autogemm's choice as cuBLAS is (interleaved, or in blocks "
                   "where the file was)"
@@ -360,10 +361,15 @@ def report(sets, args):
                      "interleaved time)" if lt_alone else "") + ". The files were timed interleaved "
                   "(`--timing interleaved`), where the two libraries share one power state and what one draws "
                   "sets the other's clock, but for those the list below says were timed in blocks of each "
-                  "library's own (the default, cuBLASLt's best in blocks too); in blocks, the first table's large "
-                  "BF16 choices' speed-ups are up to 7% lower, 4096³ `tn` 0.94× against 0.98× "
-                  "(`results/h200_blocked_timing.txt`, [decisions.md](decisions.md#paired-timing-against-cublas-in-"
-                  "blocks-of-each-librarys-own)).", "",
+                  "library's own (the default, cuBLASLt's best in blocks too), each problem after 2000 ms of both "
+                  "libraries, past the power cap's dip about a second into sustained launches (the method line of "
+                  "each file says which warm-up it had; after 500 ms the dip fell into the third or fourth block: "
+                  "`results/h200_power_transient.txt`, [decisions.md](decisions.md#medians-after-a-settle-500-ms-in-"
+                  "the-tuner-2000-ms-in-the-benchmark)). In blocks, the first table's large BF16 choices' "
+                  "speed-ups came out up to 7% below interleaved, 4096³ `tn` 0.94× against 0.98×, with that 500 ms "
+                  "warm-up (`results/h200_blocked_timing.txt`, [decisions.md](decisions.md#paired-timing-against-"
+                  "cublas-in-blocks-of-each-librarys-own)); after 3000 ms, 4096³ BF16 ran 0.96–0.98× in blocks "
+                  "against 0.98× interleaved.", "",
                   "```sh",
                   "for dt in bf16 f16; do",
                   "  gemm-tune tune --dtype $dt --set seed; gemm-tune tune --dtype $dt --set llm --layout tn",

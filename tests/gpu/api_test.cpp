@@ -14,6 +14,7 @@
 #include "check.hpp"
 #include "gpu_test.hpp"
 #include "kernel_config.hpp"
+#include "registry.hpp"
 #include "validate.hpp"
 
 namespace autogemm::testing {
@@ -313,16 +314,22 @@ TEST_F(SgemmApiTest, SteadyStateCapturesIntoACudaGraph) {
   }
 }
 
-// autogemmGemmEx with BF16/FP16 operands on an sm_90a device: every layout at odd sizes through the
-// library's choice, C of the operands' type and FP32, beta over C and beta = 0 over NaN, k = 0
-// (C scaled in its own type); on any other device, or with an operand TMA cannot read (an ld that
-// is not a multiple of 8 elements), NOT_SUPPORTED naming it and C untouched.
+// autogemmGemmEx with BF16/FP16 operands where the tensor-core family runs: every layout at odd
+// sizes through the library's choice, C of the operands' type and FP32, beta over C and beta = 0
+// over NaN, k = 0 (C scaled in its own type), operands TMA cannot read on aligned copies; where it
+// does not, NOT_SUPPORTED naming the call.
 class GemmExApiTest : public SgemmApiTest {
  protected:
-  bool hopper() {
+  // The tensor-core family computes `arithmetic` from `operands` here: an sm_90a device and a build
+  // holding such wgmma instances (a build for sm_80 and sm_90 only, as CI's, holds none).
+  bool tensor_cores(DataType operands, ComputeType arithmetic) {
     DeviceLimits limits;
-    return current_device_limits(limits) == cudaSuccess && limits.cc_major == 9 && limits.cc_minor == 0;
+    if (current_device_limits(limits) != cudaSuccess || limits.cc_major != 9 || limits.cc_minor != 0) return false;
+    for (const KernelInstance& k : kernel_registry())
+      if (k.config.is_wgmma() && k.config.types.a == operands && k.config.types.compute == arithmetic) return true;
+    return false;
   }
+  bool bf16_tensor_cores() { return tensor_cores(DataType::kBF16, ComputeType::kF32); }
 
   // One call of `types`; the status it returned (the result checked when it succeeded).
   autogemmStatus_t check_ex(GemmTypes types, autogemmOperation_t ta, autogemmOperation_t tb, int m, int n, int k,
@@ -362,13 +369,13 @@ class GemmExApiTest : public SgemmApiTest {
 };
 
 TEST_F(GemmExApiTest, NotSupportedWithoutTheFamilysDevice) {
-  if (hopper()) GTEST_SKIP() << "an sm_90a device runs them (AlignedOperandsRunAndMatchTheReference)";
+  if (bf16_tensor_cores()) GTEST_SKIP() << "the tensor-core family runs them here (AlignedOperandsRunAndMatchTheReference)";
   const GemmTypes types{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
   EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 64, 64, 64, 1.0f, 0.0f, 0, 3), AUTOGEMM_STATUS_NOT_SUPPORTED);
 }
 
 TEST_F(GemmExApiTest, AlignedOperandsRunAndMatchTheReference) {
-  if (!hopper()) GTEST_SKIP() << "the tensor-core family needs sm_90a";
+  if (!bf16_tensor_cores()) GTEST_SKIP() << "the tensor-core family needs sm_90a and a build with its instances";
   const autogemmOperation_t ops[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T};
   uint64_t seed = 1900;
   for (DataType t : {DataType::kBF16, DataType::kF16})
@@ -394,7 +401,7 @@ TEST_F(GemmExApiTest, KZeroScalesCInItsType) {
 // Leading dimensions that are not multiples of 8 elements (pads 1 and 3 on odd extents): the
 // operands TMA cannot read run on aligned copies, C copied back, and nothing else of C changes.
 TEST_F(GemmExApiTest, OperandsTmaCannotReadRunOnAlignedCopies) {
-  if (!hopper()) GTEST_SKIP() << "the tensor-core family needs sm_90a";
+  if (!bf16_tensor_cores()) GTEST_SKIP() << "the tensor-core family needs sm_90a and a build with its instances";
   const autogemmOperation_t ops[] = {AUTOGEMM_OP_N, AUTOGEMM_OP_T};
   uint64_t seed = 2900;
   for (DataType out : {DataType::kBF16, DataType::kF32})
@@ -417,7 +424,7 @@ TEST_F(GemmExApiTest, OperandsTmaCannotReadRunOnAlignedCopies) {
 // the call pads; autogemmExplainGemmEx names a tensor-core kernel and validates the types as the
 // call does.
 TEST_F(GemmExApiTest, DecodeShapesRunAndExplainNamesTheirKernel) {
-  if (!hopper()) GTEST_SKIP() << "the tensor-core family needs sm_90a";
+  if (!bf16_tensor_cores()) GTEST_SKIP() << "the tensor-core family needs sm_90a and a build with its instances";
   const GemmTypes types{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
   EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 16, 1024, 4096, 1.0f, 0.0f, 0, 3100), AUTOGEMM_STATUS_SUCCESS)
       << autogemmGetLastErrorMessage();
@@ -462,8 +469,9 @@ TEST_F(GemmExApiTest, Tf32ArithmeticsRunEveryLayoutWithinTheirBounds) {
 }
 
 // The handle's math mode: AUTOGEMM_MATH's words as autogemmMath_t, the mode read back, a bad value
-// named; autogemmSgemm and autogemmGemmEx with AUTOGEMM_COMPUTE_32F follow it, and on sm_90a the
-// untuned choice of a large problem is a tensor-core kernel of the mode's arithmetic.
+// named; autogemmSgemm and autogemmGemmEx with AUTOGEMM_COMPUTE_32F follow it, and the untuned
+// choice of a large problem is a kernel of the mode's arithmetic wherever one runs (pedantic: a
+// CUDA-core kernel; TF32 and 3xTF32: a tensor-core one, on sm_90a in a build holding them).
 TEST_F(GemmExApiTest, MathModeChoosesTheArithmeticOfFp32Calls) {
   autogemmMath_t mode;
   ASSERT_EQ(autogemmGetMathMode(handle_, &mode), AUTOGEMM_STATUS_SUCCESS);
@@ -503,7 +511,7 @@ TEST_F(GemmExApiTest, MathModeChoosesTheArithmeticOfFp32Calls) {
                                     CUDA_R_32F, n, c.get(), CUDA_R_32F, n, AUTOGEMM_COMPUTE_32F, &info),
               AUTOGEMM_STATUS_SUCCESS)
         << autogemmGetLastErrorMessage();
-    if (hopper()) {
+    if (m.arithmetic == ComputeType::kF32 || tensor_cores(DataType::kF32, m.arithmetic)) {
       EXPECT_EQ(std::string(info.kernel).rfind(m.kernel_prefix, 0), 0u) << info.kernel;
     }
   }

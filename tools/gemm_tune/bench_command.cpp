@@ -138,7 +138,7 @@ Command add_bench_command(CLI::App& app) {
       ->capture_default_str();
   sub->footer(
       "Method: each result checked against a float64 reference first; then " +
-      std::to_string(static_cast<int>(kSettleMs)) + " ms of both libraries, then\n" + blocks_text +
+      std::to_string(static_cast<int>(kBenchSettleMs)) + " ms of both libraries, then\n" + blocks_text +
       ", then timed launches, L2 flushed before each;\n"
       "order autogemm, cuBLAS, cuBLAS, autogemm, ...) or, with --timing interleaved, rounds of one untimed and\n"
       "one timed launch of each; medians; NVML's SM clock, power and throttle reasons after each timed launch ('slowed' column:\n"
@@ -177,11 +177,11 @@ Command add_bench_command(CLI::App& app) {
         std::fprintf(stderr, "gemm-tune bench: no clock samples (%s)\n", clocks.unavailable_reason().c_str());
       TimingOptions timing;
       timing.max_reps = o->max_reps;
-      // The timing starts after kSettleMs of both libraries' launches: the float64 reference and
-      // checks before it leave the GPU power-capped for a while (4096^3 0.7-1.5% slower for a few
-      // hundred ms); in blocks in the order 0 1 1 0 ... (or interleaved), a drift that remains falls
-      // on both libraries alike.
-      timing.warmup_ms = kSettleMs;
+      // The timing starts after kBenchSettleMs of both libraries' launches, past the power cap's
+      // transient that follows the float64 reference and the checks (the clock's dip about a second
+      // into sustained launches); in blocks in the order 0 1 1 0 ... (or interleaved), a drift that
+      // remains falls on both libraries alike.
+      timing.warmup_ms = kBenchSettleMs;
       const bool blocks = o->timing == "blocks";
 
       nlohmann::json results = nlohmann::json::array();
@@ -350,7 +350,7 @@ Command add_bench_command(CLI::App& app) {
                               {"kernels_compiled", kernel_registry().size()},
                               {"device", device_json},
                               {"method", std::string("cold L2 (") + flusher.method() + " before each rep), warm-up 3 runs each and " +
-                                         std::to_string(static_cast<int>(kSettleMs)) + " ms of runs of both, CUDA events, " +
+                                         std::to_string(static_cast<int>(kBenchSettleMs)) + " ms of runs of both, CUDA events, " +
                                          (blocks ? "each library's reps in " + std::to_string(kBlocksPerSide) +
                                                        " blocks of its own (order 0 1 1 0 ...), each after " +
                                                        std::to_string(static_cast<int>(kOwnSettleMs)) +
