@@ -18,8 +18,8 @@ inline constexpr double kSettleMs = 500.0;
 
 /// How long the benchmark runs both libraries before it times a problem: past the power cap's
 /// transient. The cap acts on power averaged over about a second, so when sustained launches follow
-/// lighter work (the reference and the checks), that average reaches the cap 0.7-1.0 s in and the
-/// clock drops for 0.1-0.2 s (to 1200-1410 MHz against 1500-1650 settled, 16 of 18 such starts
+/// lighter work (the reference and the checks), the clock drops 0.8-0.9 s in, as that average
+/// reaches the cap, for 0.1-0.2 s (to 1200-1410 MHz against 1500-1650 settled; 17 of 18 such starts
 /// traced on the H200 under its 700 W cap). After 500 ms that dip fell into the third or fourth
 /// block of the paired timing, on whichever library's block ran there: 4096^3 BF16 `nn` 0.92-0.96x
 /// cuBLAS with autogemm's block in it, 0.98x with the order swapped, 0.96-0.98x after 3000 ms
