@@ -18,10 +18,10 @@ inline constexpr double kSettleMs = 500.0;
 
 /// How long the benchmark runs both libraries before it times a problem: past the power cap's
 /// transient. The cap acts on power averaged over about a second, so when sustained launches follow
-/// lighter work (the reference and the checks), the clock drops 0.8-0.9 s in, as that average
-/// reaches the cap, for 0.1-0.2 s (to 1200-1410 MHz against 1500-1650 settled; 17 of 18 such starts
-/// traced on the H200 under its 700 W cap). After 500 ms that dip fell into the third or fourth
-/// block of the paired timing, on whichever library's block ran there: 4096^3 BF16 `nn` 0.92-0.96x
+/// lighter work (the reference and the checks), the clock drops 0.8-0.9 s in, for 0.1-0.2 s (to
+/// 1200-1380 MHz against 1500-1650 settled; 17 of 18 such starts traced on the H200 under its 700 W
+/// cap). After 500 ms that dip fell into the third or fourth block of the paired timing, on
+/// whichever library's block ran there: 4096^3 BF16 `nn` 0.92-0.96x
 /// cuBLAS with autogemm's block in it, 0.98x with the order swapped, 0.96-0.98x after 3000 ms
 /// (docs/results/h200_power_transient.txt).
 inline constexpr double kBenchSettleMs = 2000.0;
@@ -44,7 +44,8 @@ struct TimingOptions {
   /// Early rejection (as TunableOp's probes do): after each repetition past the third, stop when
   /// this returns true for the running median in microseconds. Empty: never.
   std::function<bool(double)> give_up;
-  /// After the `warmup` runs, untimed runs until this much wall time has passed (kSettleMs).
+  /// After the `warmup` runs, untimed runs until this much wall time has passed (kSettleMs; the
+  /// benchmark's kBenchSettleMs).
   double warmup_ms = 0;
 };
 

@@ -127,12 +127,12 @@ TEST_F(TunerTest, LibraryRunsTheTunedChoiceWithTheSameResultAsTheUntunedChoice) 
 TEST_F(TunerTest, TunedRepackingChoiceRunsAndYieldsToASmallUserWorkspace) {
   const KernelInstance* nt = nullptr;
   for (const auto& k : kernel_registry())
-    if (!k.config.is_gemv() && k.config.op_a == Op::N && k.config.op_b == Op::T && k.config.align == 4 &&
-        k.config.residues == 1) {
+    if (k.config.types == kF32Types && !k.config.is_gemv() && k.config.op_a == Op::N && k.config.op_b == Op::T &&
+        k.config.align == 4 && k.config.residues == 1) {
       nt = &k;
       break;
     }
-  if (nt == nullptr) GTEST_SKIP() << "no nt align4 GEMM instance of whole tiles (no residues) in this build";
+  if (nt == nullptr) GTEST_SKIP() << "no FP32 nt align4 GEMM instance of whole tiles (no residues) in this build";
   // m reaches kRepackMinOtherExtent, so B (k x n) may be repacked; K = 40 offers no split-k.
   const ColumnMajorProblem p = make_problem(Op::N, Op::N, 2052, 96, 40);
   db::testing::ScratchDir dir;

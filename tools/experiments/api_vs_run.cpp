@@ -1,5 +1,5 @@
 // Measures what makes `gemm-tune bench` time 4096^3 `nt` 0.7-1.5% slower than the tuner, on the same
-// kernel and launch plan (the reason of docs/decisions.md, Medians after a 500 ms settle). The two
+// kernel and launch plan (the reason of docs/decisions.md, Medians after a settle). The two
 // differ in three things: the benchmark calls autogemmSgemm (the handle's choice, its workspace)
 // where the tuner calls run() with its own workspace; the benchmark's stream is a blocking one
 // (cudaStreamCreate) where the tuner's is non-blocking; and their random data come from different
