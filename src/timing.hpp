@@ -21,9 +21,8 @@ inline constexpr double kSettleMs = 500.0;
 /// lighter work (the reference and the checks), the clock drops 0.8-0.9 s in, for 0.1-0.2 s (to
 /// 1200-1380 MHz against 1500-1650 settled; 17 of 18 such starts traced on the H200 under its 700 W
 /// cap). After 500 ms that dip fell into the third or fourth block of the paired timing, on
-/// whichever library's block ran there: 4096^3 BF16 `nn` 0.92-0.96x
-/// cuBLAS with autogemm's block in it, 0.98x with the order swapped, 0.96-0.98x after 3000 ms
-/// (docs/results/h200_power_transient.txt).
+/// whichever library's block ran there: 4096^3 BF16 `nn` 0.92-0.96x cuBLAS with autogemm's block in
+/// it, 0.98x with the order swapped, 0.96-0.98x after 3000 ms (docs/results/h200_power_transient.txt).
 inline constexpr double kBenchSettleMs = 2000.0;
 
 /// How long a timed side first runs its own launches untimed, so that it is timed in the power state

@@ -362,14 +362,11 @@ def report(sets, args):
                   "(`--timing interleaved`), where the two libraries share one power state and what one draws "
                   "sets the other's clock, but for those the list below says were timed in blocks of each "
                   "library's own (the default, cuBLASLt's best in blocks too), each problem after 2000 ms of both "
-                  "libraries, past the power cap's dip about a second into sustained launches (the method line of "
-                  "each file says which warm-up it had; after 500 ms the dip fell into the third or fourth block: "
-                  "`results/h200_power_transient.txt`, [decisions.md](decisions.md#medians-after-a-settle-500-ms-in-"
-                  "the-tuner-2000-ms-in-the-benchmark)). In blocks, the first table's large BF16 choices' "
-                  "speed-ups came out up to 7% below interleaved, 4096³ `tn` 0.94× against 0.98×, with that 500 ms "
-                  "warm-up (`results/h200_blocked_timing.txt`, [decisions.md](decisions.md#paired-timing-against-"
-                  "cublas-in-blocks-of-each-librarys-own)); after 3000 ms, 4096³ BF16 ran 0.96–0.98× in blocks "
-                  "against 0.98× interleaved.", "",
+                  "libraries, past the power cap's dip about a second into sustained launches "
+                  "(`results/h200_power_transient.txt`, [decisions.md](decisions.md#medians-after-a-settle-500-ms-in-"
+                  "the-tuner-2000-ms-in-the-benchmark)); each file's method line gives its warm-up. In blocks, "
+                  "4096³ BF16 runs 0.96–0.98× cuBLAS where interleaved it runs 0.98× ([decisions.md](decisions.md"
+                  "#paired-timing-against-cublas-in-blocks-of-each-librarys-own)).", "",
                   "```sh",
                   "for dt in bf16 f16; do",
                   "  gemm-tune tune --dtype $dt --set seed; gemm-tune tune --dtype $dt --set llm --layout tn",

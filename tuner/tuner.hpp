@@ -9,9 +9,9 @@
 //      each split-k mode plus the `quick_pool` best overall survive (all with --exhaustive);
 //   4. quick pass: each survivor's output is checked against the float64 reference, then timed
 //      with a few cold-L2 repetitions; then every split-k variant of the leading instances too;
-//   5. full timing of the `top` fastest, and of any other whose quick median is at or below the best full one
-//      (its own launches untimed for `finalist_settle_ms` first, cold L2, CUDA events, median, early
-//      rejection);
+//   5. full timing of the `top` fastest, and of any other whose quick median is at or below the
+//      best full one (its own launches untimed for `finalist_settle_ms` first, cold L2, CUDA events,
+//      median, early rejection);
 //   6. cuBLAS timed the same way as the yardstick.
 // Every pruned candidate keeps its reason; every timed one becomes a database entry.
 #pragma once
@@ -37,7 +37,8 @@ struct TuneOptions {
   int quick_pool = 120;         // overall cost-model leaders kept for the quick pass, and besides:
   int per_instance = 3;         // each instance's best-estimated candidates per split-k mode (unsplit always)
   int refine_instances = 3;     // after the quick pass, every split of this many leading instances too
-  int top = 12;                 // quick-pass leaders given full timing at least (more while a quick median is at or below the best full one)
+  int top = 12;                 // quick-pass leaders given full timing at least (and any other whose
+                                // quick median is at or below the best full one)
   bool exhaustive = false;      // no cost-model pruning: every candidate checked and fully timed
   double shape_budget_s = 15;   // per problem: stop starting new candidates past this
   int max_candidates = 0;       // per problem: at most this many checked and timed (0 = no cap)

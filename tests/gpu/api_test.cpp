@@ -372,7 +372,8 @@ class GemmExApiTest : public SgemmApiTest {
 };
 
 TEST_F(GemmExApiTest, NotSupportedWithoutTheFamilysDevice) {
-  if (bf16_tensor_cores()) GTEST_SKIP() << "the tensor-core family runs them here (AlignedOperandsRunAndMatchTheReference)";
+  if (bf16_tensor_cores())
+    GTEST_SKIP() << "the tensor-core family runs them here (AlignedOperandsRunAndMatchTheReference)";
   const GemmTypes types{DataType::kBF16, DataType::kBF16, DataType::kBF16, ComputeType::kF32};
   EXPECT_EQ(check_ex(types, AUTOGEMM_OP_T, AUTOGEMM_OP_N, 64, 64, 64, 1.0f, 0.0f, 0, 3), AUTOGEMM_STATUS_NOT_SUPPORTED);
 }

@@ -237,8 +237,8 @@ Command add_bench_command(CLI::App& app) {
                                                             std::to_string(paired.side[1].slowed_reps)
                                                       : "-";
         // cuBLASLt's fastest of its top heuristic algorithms that pass the same check: picked by short
-        // timings of each alone, then paired with autogemm as cuBLAS is. Timed alone after
-        // the pair, 4096^3 BF16 tn ran 178.8 us on the H200 where the pair's warm-up (then 500 ms) had settled both
+        // timings of each alone, then paired with autogemm as cuBLAS is. Timed alone after the pair,
+        // 4096^3 BF16 tn ran 178.8 us on the H200 where a 500 ms warm-up of the pair had settled both
         // libraries under the power cap (198.1 interleaved, cublasGemmEx 193.2): a short burst meets
         // the GPU in another power state.
         nlohmann::json lt_json = nullptr;

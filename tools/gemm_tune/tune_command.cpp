@@ -146,7 +146,8 @@ Command add_tune_command(CLI::App& app) {
       ->capture_default_str();
   add_dtype_options(*sub, o->select);
   sub->add_option("--top", o->tune.top,
-                  "Quick-pass leaders given full timing at least (and any other whose quick time is at or below the best full one)")
+                  "Quick-pass leaders given full timing at least (and any other whose quick time is at or "
+                  "below the best full one)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber)
       ->group("Expert tuning knobs");
