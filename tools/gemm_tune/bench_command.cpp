@@ -238,8 +238,8 @@ Command add_bench_command(CLI::App& app) {
                                                       : "-";
         // cuBLASLt's fastest of its top heuristic algorithms that pass the same check: picked by short
         // timings of each alone, then paired with autogemm as cuBLAS is. Timed alone after the pair,
-        // 4096^3 BF16 tn ran 178.8 us on the H200 where a 500 ms warm-up of the pair had settled both
-        // libraries under the power cap (198.1 interleaved, cublasGemmEx 193.2): a short burst meets
+        // 4096^3 BF16 tn ran 180.0 us on the H200 where the pair's 2000 ms warm-up had settled both
+        // libraries under the power cap (199.7 in blocks, cublasGemmEx 199.4): a short burst meets
         // the GPU in another power state.
         nlohmann::json lt_json = nullptr;
         std::string lt_text = "-";
