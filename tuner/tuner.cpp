@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <stdexcept>
 
 #include "check.hpp"
 #include "context.hpp"
@@ -26,7 +28,33 @@ db::Candidate db_candidate(const KernelInstance& k, SplitChoice s) {
 
 }  // namespace
 
+std::string invalid_tune_options(const TuneOptions& o) {
+  const std::string full = std::to_string(db::kFullTimingIterations);
+  auto bad = [](const char* field, double value, const std::string& rule) {
+    char v[32];
+    std::snprintf(v, sizeof v, "%g", value);
+    return std::string("TuneOptions::") + field + " = " + v + ": " + rule;
+  };
+  if (o.quick_reps < 1 || o.quick_reps >= db::kFullTimingIterations)
+    return bad("quick_reps", o.quick_reps, "must be 1 to " + std::to_string(db::kFullTimingIterations - 1) +
+                                               " (a quick pass of " + full + " or more would rank as a full timing)");
+  if (o.timing.min_reps < db::kFullTimingIterations)
+    return bad("timing.min_reps", o.timing.min_reps, "must be at least " + full + " (a full timing's repetitions)");
+  if (o.timing.max_reps < o.timing.min_reps)
+    return bad("timing.max_reps", o.timing.max_reps, "must be at least timing.min_reps");
+  if (o.top < 1) return bad("top", o.top, "must be at least 1");
+  if (o.quick_pool < 0) return bad("quick_pool", o.quick_pool, "must not be negative");
+  if (o.per_instance < 0) return bad("per_instance", o.per_instance, "must not be negative");
+  if (o.refine_instances < 0) return bad("refine_instances", o.refine_instances, "must not be negative");
+  if (o.max_candidates < 0) return bad("max_candidates", o.max_candidates, "must not be negative (0: no cap)");
+  if (!(o.shape_budget_s > 0)) return bad("shape_budget_s", o.shape_budget_s, "must be positive");
+  if (!(o.reject_ratio >= 1)) return bad("reject_ratio", o.reject_ratio, "must be at least 1");
+  if (!(o.finalist_settle_ms >= 0)) return bad("finalist_settle_ms", o.finalist_settle_ms, "must not be negative");
+  return {};
+}
+
 Tuner::Tuner(int device, TuneOptions options) : device_(device), options_(std::move(options)) {
+  if (const std::string why = invalid_tune_options(options_); !why.empty()) throw std::invalid_argument(why);
   DeviceGuard guard(device_);
   limits_ = query_device_limits(device_);
   model_ = device_model(limits_);

@@ -44,13 +44,19 @@ struct TuneOptions {
   int max_candidates = 0;       // per problem: at most this many checked and timed (0 = no cap)
   int quick_reps = 5;
   // Full timing: at least db::kFullTimingIterations repetitions, so that the database ranks its rows
-  // above the quick pass's (quick_reps must stay below it).
+  // above the quick pass's (quick_reps stays below it: invalid_tune_options).
   TimingOptions timing{3, db::kFullTimingIterations, 50, 100.0, true, {}};
   double reject_ratio = 1.25;   // full timing gives up on a candidate this much slower than the best
   // Full timing (and the yardstick's) starts after this long of the candidate's own untimed launches:
   // ranked in the power state each settles to, as the benchmark times it (kOwnSettleMs).
   double finalist_settle_ms = kOwnSettleMs;
 };
+
+/// Why `options` cannot tune, naming the field and its value; empty when they can. A quick pass of
+/// db::kFullTimingIterations repetitions or more would rank in the database as a full timing, and a
+/// full timing of fewer below one; the counts and budgets must be non-negative (top and the
+/// per-problem time positive). Tuner's constructor throws std::invalid_argument with it.
+std::string invalid_tune_options(const TuneOptions& options);
 
 struct CandidateResult {
   const KernelInstance* kernel = nullptr;

@@ -19,6 +19,25 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Checks of a number option whose errors name the value ("--top: 0 is not a positive number"),
+/// where CLI11's PositiveNumber and NonNegativeNumber print their range up to the largest double.
+inline CLI::Validator positive_number() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        double v = 0;
+        return CLI::detail::lexical_cast(s, v) && v > 0 ? std::string() : s + " is not a positive number";
+      },
+      "POSITIVE", "positive");
+}
+inline CLI::Validator non_negative_number() {
+  return CLI::Validator(
+      [](std::string& s) -> std::string {
+        double v = 0;
+        return CLI::detail::lexical_cast(s, v) && v >= 0 ? std::string() : s + " is not a number of 0 or more";
+      },
+      "NONNEGATIVE", "non-negative");
+}
+
 /// A registered subcommand and what runs it (returning the exit code) once CLI11 has parsed the line.
 struct Command {
   CLI::App* app;

@@ -27,7 +27,7 @@ Command add_overhead_command(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   sub->add_option("--shape", o->shape, "Row-major M,N,K")->capture_default_str();
   add_dtype_options(*sub, o->select);
-  sub->add_option("--calls", o->calls, "Calls per round")->capture_default_str()->check(CLI::PositiveNumber);
+  sub->add_option("--calls", o->calls, "Calls per round")->capture_default_str()->check(positive_number());
   sub->add_option("--json", o->json, "Also write the results to this JSON file");
   return {sub, [o]() -> int {
     const auto shape = parse_shape(o->shape);

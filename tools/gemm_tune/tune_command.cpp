@@ -149,29 +149,34 @@ Command add_tune_command(CLI::App& app) {
                   "Quick-pass leaders given full timing at least (and any other whose quick time is at or "
                   "below the best full one)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->group("Expert tuning knobs");
   sub->add_option("--pool", o->tune.quick_pool, "Overall cost-model leaders given a checked quick timing")
       ->capture_default_str()
+      ->check(non_negative_number())
       ->group("Expert tuning knobs");
   sub->add_option("--per-instance", o->tune.per_instance,
                   "Best-estimated candidates of every instance and split-k mode also quick-timed "
                   "(its unsplit one always)")
       ->capture_default_str()
+      ->check(non_negative_number())
       ->group("Expert tuning knobs");
   sub->add_option("--finalist-settle", o->tune.finalist_settle_ms,
                   "Milliseconds of a finalist's own untimed launches before its full timing (and cuBLAS's)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->group("Expert tuning knobs");
   sub->add_flag("--exhaustive", o->tune.exhaustive, "Check and fully time every candidate (no cost-model pruning)");
   sub->add_option("--shape-time", o->tune.shape_budget_s, "Seconds per problem before remaining candidates are skipped")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(positive_number());
   sub->add_option("--max-candidates", o->tune.max_candidates, "Candidates checked per problem at most (0 = no cap)")
       ->capture_default_str()
+      ->check(non_negative_number())
       ->group("Expert tuning knobs");
   sub->add_option("--time-limit", o->time_limit_s, "Seconds for the whole run; problems not started are left (0 = none)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(non_negative_number());
   sub->add_flag("--force", o->force, "Tune again problems already tuned for this device and kernel grid");
   sub->add_option("--devices", o->devices, "GPU indices (0,1) or all; one worker per GPU (default: current GPU)");
   sub->add_option("--shard", o->shard, "I/N: tune only problems whose index modulo N is I (0-based)");
