@@ -63,8 +63,9 @@ def speedup(r):
 
 
 def lt_speedup(lt, ag_us):
-    """cuBLASLt best's time over autogemm's: the ratio of their interleaved pair where the file has one
-    (files before it timed cuBLASLt alone, after the paired timing), else over the main pair's time."""
+    """cuBLASLt best's time over autogemm's: the ratio of their own pair (interleaved or in blocks, as the
+    file's cuBLAS pair) where the file has one (files before it timed cuBLASLt alone, after the paired
+    timing), else over the main pair's time."""
     if lt.get("speedup") is not None:
         return lt["speedup"]
     return lt["median_us"] / ag_us if lt.get("median_us") else None

@@ -335,7 +335,7 @@ def report(sets, args):
                   "its quick pass ranks at or below the best: [decisions.md](decisions.md#the-tuners-full-timing-"
                   "settles-and-full-timings-rank-first), "
                   f"`{link(os.path.join(RESULTS, 'h200_large_retune.txt'), docs_dir)}`; searched first, so those "
-                  "problems run its choices in every file) and "
+                  "problems run its choices in every tuned file) and "
                   f"`{link(os.path.join(RESULTS, 'h200_tuning_table_fp32tc.csv'), docs_dir)}` (TF32/3xTF32: the rows "
                   "fully timed, which hold each problem's best; tuned before the K-major copy's 64×32 tile, which "
                   "its benches ran with). No pedantic FP32 table was tuned here, so the \"autogemm FP32\" column "

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 #include <stdexcept>
+#include <type_traits>
 
 #include "check.hpp"
 #include "context.hpp"
@@ -30,9 +31,16 @@ db::Candidate db_candidate(const KernelInstance& k, SplitChoice s) {
 
 std::string invalid_tune_options(const TuneOptions& o) {
   const std::string full = std::to_string(db::kFullTimingIterations);
-  auto bad = [](const char* field, double value, const std::string& rule) {
-    char v[32];
-    std::snprintf(v, sizeof v, "%g", value);
+  // Integers print exactly; the real-valued fields to as many digits as they need.
+  auto bad = [](const char* field, auto value, const std::string& rule) {
+    std::string v;
+    if constexpr (std::is_integral_v<decltype(value)>) {
+      v = std::to_string(value);
+    } else {
+      char text[32];
+      std::snprintf(text, sizeof text, "%.17g", static_cast<double>(value));
+      v = text;
+    }
     return std::string("TuneOptions::") + field + " = " + v + ": " + rule;
   };
   if (o.quick_reps < 1 || o.quick_reps >= db::kFullTimingIterations)

@@ -18,6 +18,26 @@ TEST(TuneOptions, AQuickPassStaysBelowAFullTimingsRepetitions) {
   EXPECT_NE(invalid_tune_options(o).find("timing.min_reps = 9"), std::string::npos) << invalid_tune_options(o);
 }
 
+TEST(TuneOptions, BoundaryValuesTune) {
+  TuneOptions o;
+  o.quick_reps = 1;
+  o.timing.max_reps = o.timing.min_reps;
+  o.top = 1;
+  o.quick_pool = 0;
+  o.per_instance = 0;
+  o.refine_instances = 0;
+  o.max_candidates = 0;
+  o.reject_ratio = 1;
+  o.finalist_settle_ms = 0;
+  EXPECT_EQ(invalid_tune_options(o), "");
+}
+
+TEST(TuneOptions, LargeValuesAreNamedExactly) {
+  TuneOptions o;
+  o.quick_pool = -1234567;
+  EXPECT_NE(invalid_tune_options(o).find("quick_pool = -1234567:"), std::string::npos) << invalid_tune_options(o);
+}
+
 TEST(TuneOptions, EachBadValueIsNamed) {
   const std::pair<const char*, void (*)(TuneOptions&)> cases[] = {
       {"quick_reps = 0", [](TuneOptions& o) { o.quick_reps = 0; }},
