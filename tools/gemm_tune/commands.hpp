@@ -21,22 +21,17 @@ struct UsageError : std::runtime_error {
 
 /// Checks of a number option whose errors name the value ("--top: 0 is not a positive number"),
 /// where CLI11's PositiveNumber and NonNegativeNumber print their range up to the largest double.
-inline CLI::Validator positive_number() {
+inline CLI::Validator number_check(bool zero_allowed) {
+  const std::string what = zero_allowed ? " is not a number of 0 or more" : " is not a positive number";
   return CLI::Validator(
-      [](std::string& s) -> std::string {
+      [zero_allowed, what](std::string& s) -> std::string {
         double v = 0;
-        return CLI::detail::lexical_cast(s, v) && v > 0 ? std::string() : s + " is not a positive number";
+        return CLI::detail::lexical_cast(s, v) && (v > 0 || (zero_allowed && v == 0)) ? std::string() : s + what;
       },
-      "POSITIVE", "positive");
+      zero_allowed ? "NONNEGATIVE" : "POSITIVE", zero_allowed ? "non-negative" : "positive");
 }
-inline CLI::Validator non_negative_number() {
-  return CLI::Validator(
-      [](std::string& s) -> std::string {
-        double v = 0;
-        return CLI::detail::lexical_cast(s, v) && v >= 0 ? std::string() : s + " is not a number of 0 or more";
-      },
-      "NONNEGATIVE", "non-negative");
-}
+inline CLI::Validator positive_number() { return number_check(false); }
+inline CLI::Validator non_negative_number() { return number_check(true); }
 
 /// A registered subcommand and what runs it (returning the exit code) once CLI11 has parsed the line.
 struct Command {
