@@ -74,16 +74,16 @@ const char* compute_literal(ComputeType t) {
 
 // A wgmma instance's registry entry: its tag, the CUTLASS kernel for attribute and occupancy
 // queries, and its workspace query (stream-K partials).
-std::string wgmma_entry(const KernelConfig& c) {
+std::string wgmma_entry(const KernelConfig& c, size_t position) {
   std::ostringstream tag;
   tag << "detail::WgmmaTag<" << c.bm << ", " << c.bn << ", " << c.bk << ", " << c.stages << ", " << c.cluster_m
       << ", " << c.cluster_n << ", " << schedule_literal(c.schedule) << ", " << op_literal(c.op_a) << ", "
       << op_literal(c.op_b) << ", " << type_literal(c.types.a) << ", " << type_literal(c.types.c) << ", "
       << c.swizzle << ", " << (c.c_row_major ? "true" : "false") << ", " << compute_literal(c.types.compute) << ">";
   const std::string t = tag.str();
-  return "  out.push_back({" + t + "::value, \"" + kernel_name(c) + "\", &detail::launch_wgmma_gemm<" + t +
+  return "  out[" + std::to_string(position) + "] = {" + t + "::value, \"" + kernel_name(c) + "\", &detail::launch_wgmma_gemm<" + t +
          ">, reinterpret_cast<const void*>(&cutlass::device_kernel<typename detail::WgmmaGemm<" + t +
-         ">::Kernel>), &detail::wgmma_workspace_bytes<" + t + ">});\n";
+         ">::Kernel>), &detail::wgmma_workspace_bytes<" + t + ">};\n";
 }
 
 // 16-bit and FP32-operand wgmma instances fill files of their own, so adding to one set does not
@@ -179,9 +179,13 @@ std::map<std::string, std::string> generate_sources(const std::vector<KernelConf
   }
   // Round-robin keeps heavy and light instances spread over the groups. wgmma instances that differ
   // only in their swizzle share one kernel: they go to the group of their first, which compiles it once.
+  // Each entry fills its own slot of the registry, its position in the grid's order, so the registry
+  // is in that order whichever group compiles it: the untuned choice breaks exact ties by registry
+  // order, and a filtered build must break them as the whole grid does.
   size_t simt = 0, wgmma = 0, wgmma_tf32 = 0;
   std::map<std::string, size_t> wgmma_group_of;  // name with swizzle 1 -> group
-  for (const KernelConfig& c : kept) {
+  for (size_t position = 0; position < kept.size(); ++position) {
+    const KernelConfig& c = kept[position];
     if (c.is_wgmma()) {
       KernelConfig base = c;
       base.swizzle = 1;
@@ -190,15 +194,16 @@ std::map<std::string, std::string> generate_sources(const std::vector<KernelConf
       const size_t group = tf32 ? options.wgmma_groups + dealt % tf32_groups : dealt % options.wgmma_groups;
       const auto [it, fresh] = wgmma_group_of.try_emplace(kernel_name(base), group);
       dealt += fresh;
-      wgmma_groups[it->second] << wgmma_entry(c);
+      wgmma_groups[it->second] << wgmma_entry(c, position);
       continue;
     }
     const size_t i = simt++;
     const std::string tag = tag_of(c);
     const FamilySource& f = source_of(c);
-    groups[i % options.groups] << "  out.push_back({" << tag << "::value, \"" << kernel_name(c) << "\", &detail::"
-                               << f.launcher << "<" << tag << ">, reinterpret_cast<const void*>(&detail::" << f.kernel
-                               << "<" << tag << f.kernel_args << ">)});\n";
+    groups[i % options.groups] << "  out[" << position << "] = {" << tag << "::value, \"" << kernel_name(c)
+                               << "\", &detail::" << f.launcher << "<" << tag
+                               << ">, reinterpret_cast<const void*>(&detail::" << f.kernel << "<" << tag
+                               << f.kernel_args << ">)};\n";
   }
   for (int g = 0; g < options.groups; ++g) {
     groups[g] << "}\n\n}  // namespace autogemm::generated\n";
@@ -218,7 +223,7 @@ std::map<std::string, std::string> generate_sources(const std::vector<KernelConf
   reg << "}  // namespace generated\n\n"
       << "const std::vector<KernelInstance>& kernel_registry() {\n"
       << "  static const std::vector<KernelInstance> registry = [] {\n"
-      << "    std::vector<KernelInstance> all;\n    all.reserve(" << kept.size() << ");\n";
+      << "    std::vector<KernelInstance> all(" << kept.size() << ");  // each group fills its instances' slots\n";
   for (int g = 0; g < options.groups; ++g) reg << "    generated::register_group_" << g << "(all);\n";
   for (int g = 0; g < static_cast<int>(wgmma_groups.size()); ++g)
     reg << "    generated::" << WgmmaGroup(g, options.wgmma_groups).register_function() << "(all);\n";

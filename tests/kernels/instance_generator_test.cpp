@@ -1,5 +1,6 @@
-// The generator's output: every kept instance lands in exactly one group file, the registry file
-// calls every group, the name filter works, and bad options are refused with a message.
+// The generator's output: every kept instance lands in exactly one group file, in the registry slot of
+// its grid position; the registry file calls every group, the name filter works, and bad options
+// are refused with a message.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -16,6 +17,17 @@ size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// The line of `files` that names instance `name`, or "" if none does.
+std::string line_naming(const std::map<std::string, std::string>& files, const std::string& name) {
+  const std::string literal = "\"" + name + "\"";
+  for (const auto& [file, text] : files)
+    if (const size_t at = text.find(literal); at != std::string::npos) {
+      const size_t begin = text.rfind('\n', at) + 1;
+      return text.substr(begin, text.find('\n', at) - begin);
+    }
+  return "";
+}
+
 TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
   const auto grid = enumerate_grid();
   const auto files = generate_sources(grid, {4, "", true, 2, 3});
@@ -29,7 +41,7 @@ TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
   // Round-robin: group sizes differ by at most one.
   size_t lo = SIZE_MAX, hi = 0;
   for (int g = 0; g < 4; ++g) {
-    const size_t n = count(files.at("instances_0" + std::to_string(g) + ".cu"), "out.push_back(");
+    const size_t n = count(files.at("instances_0" + std::to_string(g) + ".cu"), "] = {");
     lo = std::min(lo, n);
     hi = std::max(hi, n);
   }
@@ -38,7 +50,21 @@ TEST(InstanceGenerator, EveryInstanceInExactlyOneGroup) {
   for (int g = 0; g < 4; ++g) EXPECT_EQ(count(reg, "register_group_" + std::to_string(g) + "("), 2u);
   for (int g = 0; g < 2; ++g) EXPECT_EQ(count(reg, "register_wgmma_group_" + std::to_string(g) + "("), 2u);
   for (int g = 0; g < 3; ++g) EXPECT_EQ(count(reg, "register_wgmma_tf32_group_" + std::to_string(g) + "("), 2u);
-  EXPECT_NE(reg.find("all.reserve(" + std::to_string(grid.size()) + ")"), std::string::npos);
+  EXPECT_NE(reg.find("all(" + std::to_string(grid.size()) + ")"), std::string::npos);
+}
+
+// Whichever group compiles an instance, it fills the registry slot of its position in the kept
+// grid, so a filtered build's registry keeps the grid's order (the untuned choice breaks exact ties
+// by it) and every slot is filled once.
+TEST(InstanceGenerator, EachInstanceFillsTheSlotOfItsGridPosition) {
+  const auto grid = enumerate_grid();
+  for (const std::string filter : {"", "sm90_wgmma_bf16|simt_gemv_f16|_nt_align4"}) {
+    const auto kept = filter_grid(grid, filter);
+    const auto files = generate_sources(grid, {4, filter, true, 3, 2});
+    for (size_t i = 0; i < kept.size(); ++i)
+      EXPECT_EQ(line_naming(files, kernel_name(kept[i])).rfind("  out[" + std::to_string(i) + "] = {", 0), 0u)
+          << kernel_name(kept[i]) << " (filter '" << filter << "')";
+  }
 }
 
 // wgmma instances include CUTLASS: they go to their own groups (16-bit operands apart from FP32 ones,
@@ -77,7 +103,7 @@ TEST(InstanceGenerator, FilterKeepsOnlyMatchingNames) {
     EXPECT_EQ(c.align, 1);
   }
   const auto files = generate_sources(grid, {2, "_tn_align1$"});
-  EXPECT_EQ(count(files.at("instances_00.cu") + files.at("instances_01.cu"), "out.push_back("), kept.size());
+  EXPECT_EQ(count(files.at("instances_00.cu") + files.at("instances_01.cu"), "] = {"), kept.size());
   EXPECT_EQ(filter_grid(grid, "").size(), grid.size());
 }
 
@@ -101,8 +127,8 @@ TEST(InstanceGenerator, TmaInstancesOnlyWhenTheBuildTargetsSm90a) {
   const auto files = generate_sources(grid, without);
   const std::string text = all_text(files);
   EXPECT_EQ(count(text, "launch_simt_sgemm_tma"), 0u);
-  EXPECT_EQ(count(text, "out.push_back("), grid.size() - tma - wgmma);
-  EXPECT_NE(files.at("registry.cpp").find("all.reserve(" + std::to_string(grid.size() - tma - wgmma) + ")"),
+  EXPECT_EQ(count(text, "] = {"), grid.size() - tma - wgmma);
+  EXPECT_NE(files.at("registry.cpp").find("all(" + std::to_string(grid.size() - tma - wgmma) + ")"),
             std::string::npos);
 }
 

@@ -1,9 +1,12 @@
 // The compiled registry: valid, uniquely named instances that parse back to their configs, found by
-// name, and at least one per (layout, alignment) class even in a filtered build.
+// name, in the grid's order, and at least one per (layout, alignment) class even in a filtered build.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
+#include <string>
 
+#include "grid_table.hpp"
 #include "registry.hpp"
 
 namespace autogemm {
@@ -23,6 +26,22 @@ TEST(Registry, InstancesAreValidUniqueAndNamedByConfig) {
   }
   EXPECT_EQ(find_kernel("simt_sgemm_no_such_kernel"), nullptr);
   EXPECT_FALSE(kernel_grid_id().empty());
+}
+
+// The registry lists the build's instances in the grid's order, whatever the build's filter and
+// however the generator dealt them over its files: the untuned choice breaks exact ties by this
+// order, so a filtered build must choose as the whole grid does.
+TEST(Registry, InstancesInTheGridsOrder) {
+  std::map<std::string, size_t> position;
+  for (const KernelConfig& c : enumerate_grid()) position.emplace(kernel_name(c), position.size());
+  size_t last = 0;
+  for (size_t i = 0; i < kernel_registry().size(); ++i) {
+    const KernelInstance& k = kernel_registry()[i];
+    const auto it = position.find(std::string(k.name));
+    ASSERT_NE(it, position.end()) << k.name << " is not in the grid";
+    if (i > 0) EXPECT_GT(it->second, last) << k.name << " comes before the instance listed ahead of it";
+    last = it->second;
+  }
 }
 
 // Every FP32 layout and alignment class; GEMV instances of each 16-bit operand type and output type

@@ -356,9 +356,9 @@ TEST(UntunedChoice, AFarOwnClassShapeNoLongerDecidesAlone) {
 TEST(UntunedChoice, RepacksUnmeasuredOnlyForTmaInstancesAndWhereNeighboursMeasuredItFaster) {
   const KernelInstance* nt = nullptr;
   for (const auto& k : kernel_registry())
-    if (!k.config.is_gemv() && !k.config.is_tma() && k.config.op_a == Op::N && k.config.op_b == Op::T &&
-        k.config.align == 4)
-      nt = &k;
+    if (!k.config.is_gemv() && !k.config.is_tma() && k.config.residues == 1 && k.config.op_a == Op::N &&
+        k.config.op_b == Op::T && k.config.align == 4)
+      nt = &k;  // the last plain `nt` GEMM instance (residue instances serve only an odd lda)
   ASSERT_NE(nt, nullptr);
   const DeviceModel model = h100_model();
   const GemmProblem big = problem(4096, 4096, 2048);  // nn: B is K-major and m >= 2048
