@@ -344,9 +344,12 @@ def report(sets, args):
                   "are larger than a call to the machine carries, so each BF16/FP16 file ran on a filtered build "
                   "(`AUTOGEMM_KERNELS`; each file's line gives its size): the tuned seed, `llm` and perf sets on "
                   "the instances the two tables choose for their problems, so each problem ran its tuned choice; "
-                  "the `untuned` sets on the instances the untuned choice ranks first for their problems, ties "
-                  "included (its ranking over every instance of the grid, computed without a GPU; a filtered build "
-                  "keeps the grid's order), so each problem ran its whole-grid choice; the `large` sets, tuned on "
+                  "the `untuned` sets on the 68 instances the untuned choice had picked for them on a build of "
+                  "the 190 it ranks first over the whole grid (the cost model is unchanged since), so each problem "
+                  "ran its whole-grid choice but 256×256×256 and 256×256×1024, whose candidates the cost model "
+                  "prices alike: that build and this one broke the tie differently, each by the file its "
+                  "generator had dealt the tied instances to (the registry keeps the grid's order now); the "
+                  "`large` sets, tuned on "
                   "each type's 116 wgmma instances of 128×256, 256×128, 128×192 and 128×128 tiles (all schedules, "
                   "clusters and swizzles, four layouts), on those 232 (FP16's without cuBLASLt). `cuBLASLt best`: "
                   "the fastest of cuBLASLt's top 8 (4 for TF32) heuristic algorithms for the problem, each checked; "
@@ -356,11 +359,12 @@ def report(sets, args):
                   + "; the TF32/3xTF32 files timed it alone after the pair, which on the large problems met the "
                   "GPU out of the power cap the pair ran under"
                   + (f" (timed alone, the interleaved BF16/FP16 files' problems of 4096³ and more took {lt_alone} "
-                     "of their interleaved time)" if lt_alone else "") + ". The tuned BF16/FP16 files were timed "
-                  "in blocks of each library's own (the default, cuBLASLt's best in blocks too), each problem "
+                     "of their interleaved time)" if lt_alone else "") + ". The BF16/FP16 files were timed "
+                  "in blocks of each library's own (the default; cuBLASLt's best in blocks too, the `untuned` "
+                  "files without it), each problem "
                   "after 2000 ms of both libraries, past the power cap's dip about a second into sustained "
                   "launches (`results/h200_power_transient.txt`, [decisions.md](decisions.md#medians-after-a-"
-                  "settle-500-ms-in-the-tuner-2000-ms-in-the-benchmark)); the `untuned` and TF32/3xTF32 files "
+                  "settle-500-ms-in-the-tuner-2000-ms-in-the-benchmark)); the TF32/3xTF32 files "
                   "interleaved (`--timing interleaved`), where the two libraries share one power state and what "
                   "one draws sets the other's clock, so that their compute-bound problems read a few percent "
                   "above what blocks give ([decisions.md](decisions.md#paired-timing-against-cublas-in-blocks-of-"
@@ -381,7 +385,7 @@ def report(sets, args):
                   "--json docs/results/h200_bench_tc_bf16_large.json  # f16 the same, with --cublaslt 0",
                   "gemm-tune bench --math tf32 --set seed --cublaslt 4 --timing interleaved "
                   "--json docs/results/h200_bench_fp32tc_tf32_seed.json",
-                  "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn --timing interleaved "
+                  "AUTOGEMM_DB=/nonexistent gemm-tune bench --dtype bf16 --set llm --layout tn --cublaslt 0 "
                   "--json docs/results/h200_bench_tc_bf16_llm_untuned.json",
                   "```", ""]
         if args.tc_plotted or os.path.exists(args.tc_plot):
