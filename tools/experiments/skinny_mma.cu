@@ -1,6 +1,7 @@
 // Narrow BF16 outputs (the `llm` set's problems of 1-128 tokens in a Linear layer's `tn`, the seed
 // set's 1-256-row `nn` outputs): what a plain read of the weights costs, what cuBLAS takes, and an
-// `mma.sync` kernel that streams the weights straight into registers (tokens up to 64, `tn` only).
+// `mma.sync` kernel that streams the weights straight into registers (`tn` only), in two forms:
+// tokens read through L1 (up to 64) or staged in shared memory (up to 128).
 // Such a problem reads its N x K weights once and does at most 2·M FLOPs per weight read, so its
 // floor is the weights' read (the tensor cores' peak is far below it up to 128 tokens); the ceiling
 // of any kernel's speed-up over cuBLAS is cuBLAS's time over that floor. The reasons of
@@ -13,7 +14,9 @@
 // steps: no shuffles, no shared memory. The warps of a block split K and add up through shared
 // memory; `splits` blocks along gridDim.y split K further, adding into C with atomics (C zeroed
 // inside the timed launch). Weights load evict-first (stream_load.cuh's policy), U loads in flight
-// per lane; tokens through L1.
+// per lane; tokens through L1. The staged form (skinny_mma_staged) gives each warp of a block its own
+// weight rows over the block's whole share of K instead, so the block copies that share's tokens to
+// shared memory once and every warp reads them there.
 //
 // Timing: the benchmark's method (a memset of twice L2 before each repetition; `skinny_mma read`: a
 // read of four times L2, as AUTOGEMM_L2_FLUSH=read), CUDA events, median of 30 after 5 dropped.
@@ -55,6 +58,17 @@ __device__ __forceinline__ void mma_bf16(float (&d)[4], unsigned a0, unsigned a1
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
 
+// Lane (g, q)'s weight rows n0 + 16r + g and n0 + 16r + 8 + g (clamped to the last row), at its
+// 8 k of each 32: the A fragments of mma.m16n8k16 with k permuted as the header says.
+template <int RT>
+__device__ __forceinline__ void weight_rows(const bf16* b, int ldb, int n, int n0, int kb, int g, int q,
+                                            const bf16* (&wrow)[RT][2]) {
+#pragma unroll
+  for (int r = 0; r < RT; ++r)
+#pragma unroll
+    for (int h = 0; h < 2; ++h) wrow[r][h] = b + static_cast<size_t>(min(n0 + 16 * r + 8 * h + g, n - 1)) * ldb + kb + q * 8;
+}
+
 // C (m x n, column-major, FP32) = A (m x k, K-contiguous, lda) · B (k x n, K-contiguous, ldb).
 // NT token tiles of 8 (m <= 8 NT), RT weight tiles of 16 per warp, W warps per block, U loads in
 // flight. k and k_per_split are multiples of 32.
@@ -66,10 +80,7 @@ __global__ void __launch_bounds__(W * 32) skinny_mma(const bf16* __restrict__ a,
   const int kb = blockIdx.y * k_per_split;
   const unsigned long long policy = evict_first_policy();
   const bf16* wrow[RT][2];
-#pragma unroll
-  for (int r = 0; r < RT; ++r)
-#pragma unroll
-    for (int h = 0; h < 2; ++h) wrow[r][h] = b + static_cast<size_t>(min(n0 + 16 * r + 8 * h + g, n - 1)) * ldb + kb + q * 8;
+  weight_rows<RT>(b, ldb, n, n0, kb, g, q, wrow);
   const bf16* trow[NT];
 #pragma unroll
   for (int t = 0; t < NT; ++t) trow[t] = a + static_cast<size_t>(min(8 * t + g, m - 1)) * lda + kb + q * 8;
@@ -124,6 +135,84 @@ __global__ void __launch_bounds__(W * 32) skinny_mma(const bf16* __restrict__ a,
   }
 }
 
+// Tokens staged in shared memory: the block's W warps each own 16·RT weight rows and all walk the
+// block's whole K share, so the share's tokens (8·NT rows) are copied to shared memory once per
+// block and every warp reads its B fragments there, where the kernel above reads them through L1
+// once per warp. Weight loads run one batch of U ahead of the mma (the first batch is issued before
+// the tokens' copy, so its latency overlaps it). A token row is k_per_split + 32 elements apart in
+// shared memory: 64 bytes off a multiple of 128, so the 8 lanes of a 16-byte load phase (2 tokens x 4
+// k-octets) hit distinct banks.
+template <int NT, int RT, int W, int U>
+__global__ void __launch_bounds__(W * 32) skinny_mma_staged(const bf16* __restrict__ a, int lda,
+                                                            const bf16* __restrict__ b, int ldb, float* c, int ldc,
+                                                            int m, int n, int k_per_split) {
+  extern __shared__ uint4 staged[];
+  bf16* tokens = reinterpret_cast<bf16*>(staged);
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+  const int n0 = (blockIdx.x * W + warp) * 16 * RT;
+  const int kb = blockIdx.y * k_per_split, ld_s = k_per_split + 32;
+  const unsigned long long policy = evict_first_policy();
+  const bf16* wrow[RT][2];
+  weight_rows<RT>(b, ldb, n, n0, kb, g, q, wrow);
+  uint4 wv[U][RT][2];
+  auto load_weights = [&](int c0) {
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int r = 0; r < RT; ++r)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int kk = c0 + u * 32;
+          wv[u][r][h] = kk < k_per_split ? as_u4(load_stream(reinterpret_cast<const float4*>(wrow[r][h] + kk), policy))
+                                         : uint4{};
+        }
+  };
+  load_weights(0);
+  const int octets = k_per_split / 8;
+  for (int idx = threadIdx.x; idx < 8 * NT * octets; idx += W * 32) {
+    const int t = idx / octets, o = idx - t * octets;
+    const uint4 v = t < m ? __ldg(reinterpret_cast<const uint4*>(a + static_cast<size_t>(t) * lda + kb + o * 8)) : uint4{};
+    *reinterpret_cast<uint4*>(tokens + t * ld_s + o * 8) = v;
+  }
+  __syncthreads();
+  float acc[RT][NT][4] = {};
+  for (int c0 = 0; c0 < k_per_split; c0 += U * 32) {
+    uint4 cur[U][RT][2];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+#pragma unroll
+      for (int r = 0; r < RT; ++r) cur[u][r][0] = wv[u][r][0], cur[u][r][1] = wv[u][r][1];
+    if (c0 + U * 32 < k_per_split) load_weights(c0 + U * 32);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      if (c0 + u * 32 >= k_per_split) break;
+#pragma unroll
+      for (int t = 0; t < NT; ++t) {
+        const uint4 tv = *reinterpret_cast<const uint4*>(tokens + (8 * t + g) * ld_s + c0 + u * 32 + q * 8);
+#pragma unroll
+        for (int r = 0; r < RT; ++r) {
+          mma_bf16(acc[r][t], cur[u][r][0].x, cur[u][r][1].x, cur[u][r][0].y, cur[u][r][1].y, tv.x, tv.y);
+          mma_bf16(acc[r][t], cur[u][r][0].z, cur[u][r][1].z, cur[u][r][0].w, cur[u][r][1].w, tv.z, tv.w);
+        }
+      }
+    }
+  }
+  // acc[r][t][e]: weight row n0 + 16r + g + 8(e/2), token 8t + 2q + e%2; each warp's rows are its own.
+#pragma unroll
+  for (int r = 0; r < RT; ++r)
+#pragma unroll
+    for (int t = 0; t < NT; ++t)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int j = n0 + 16 * r + g + 8 * (e / 2), i = 8 * t + 2 * q + e % 2;
+        if (i >= m || j >= n) continue;
+        if (gridDim.y == 1)
+          c[i + static_cast<size_t>(j) * ldc] = acc[r][t][e];
+        else
+          atomicAdd(c + i + static_cast<size_t>(j) * ldc, acc[r][t][e]);
+      }
+}
+
 __global__ void fill_bf16(bf16* x, size_t count, unsigned seed) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < count; i += size_t(gridDim.x) * blockDim.x) {
     unsigned h = static_cast<unsigned>(i) * 2654435761u ^ seed;
@@ -173,12 +262,20 @@ __global__ void plain_read(const float4* p, size_t n4, float* sink) {
 struct Variant {
   int rt, w, u;
   void (*fn)(const bf16*, int, const bf16*, int, float*, int, int, int, int);
+  bool staged = false;
 };
 
 template <int NT>
 std::vector<Variant> variants() {
   return {{1, 4, 4, skinny_mma<NT, 1, 4, 4>}, {1, 8, 4, skinny_mma<NT, 1, 8, 4>}, {1, 8, 2, skinny_mma<NT, 1, 8, 2>},
           {2, 4, 2, skinny_mma<NT, 2, 4, 2>}, {2, 8, 2, skinny_mma<NT, 2, 8, 2>}, {1, 16, 2, skinny_mma<NT, 1, 16, 2>}};
+}
+
+template <int NT>
+std::vector<Variant> staged_variants() {
+  return {{1, 4, 4, skinny_mma_staged<NT, 1, 4, 4>, true}, {1, 8, 4, skinny_mma_staged<NT, 1, 8, 4>, true},
+          {1, 8, 8, skinny_mma_staged<NT, 1, 8, 8>, true}, {2, 4, 2, skinny_mma_staged<NT, 2, 4, 2>, true},
+          {2, 8, 2, skinny_mma_staged<NT, 2, 8, 2>, true}, {2, 4, 4, skinny_mma_staged<NT, 2, 4, 4>, true}};
 }
 
 // One problem: C (m x n) = op(A) B with B the k x n weights (op N, K-contiguous), A the m x k tokens
@@ -232,8 +329,9 @@ int main(int argc, char** argv) {
   const float empty_us = sorted_times_us(flush_fn, [&] { read_flush<<<1, 32>>>(nullptr, 0, isink); }, 35, 5)[15];
   std::printf("flush: %s; empty kernel after it: %.1f us; peak for the compute floor: 989 TFLOP/s (dense BF16)\n",
               read_flush_method ? "read of 4 x L2" : "memset of 2 x L2", empty_us);
-  std::printf("%-20s %8s %8s %9s %8s %9s %8s  %s\n", "problem MxNxK", "read us", "floor us", "cuBLAS us",
-              "ceiling", "mma us", "vs cuBLAS", "mma: best variant (rt w u splits), worst rel. error");
+  std::printf("%-20s %8s %8s %9s %8s %9s %8s  %-40s %9s %8s  %s\n", "problem MxNxK", "read us", "floor us",
+              "cuBLAS us", "ceiling", "mma us", "vs cuBLAS", "mma, tokens through L1: best (rt w u splits), error",
+              "staged us", "vs cuBLAS", "mma, tokens staged in shared memory: best (rt w u splits), error");
   double log_ceiling[2] = {0, 0};
   int counted[2] = {0, 0};
   for (const Case& cs : cases) {
@@ -254,7 +352,7 @@ int main(int argc, char** argv) {
     log_ceiling[cs.tn] += std::log(ceiling), ++counted[cs.tn];
     std::printf("%5dx%5dx%5d %s %8.1f %8.1f %9.1f %8.2f", m, n, k, cs.tn ? "tn" : "nn", read_us, floor_us, cublas_us,
                 ceiling);
-    if (!cs.tn || m > 64) {
+    if (!cs.tn || m > 128) {
       std::printf("\n");
       continue;
     }
@@ -269,33 +367,57 @@ int main(int argc, char** argv) {
     };
     cublas();
     const double cublas_err = worst_error(c_ref32);
-    std::vector<Variant> vs = m <= 8 ? variants<1>() : m <= 16 ? variants<2>() : m <= 32 ? variants<4>() : variants<8>();
-    float best_us = 1e30f;
-    double best_err = 0;
-    int best_v = 0, best_s = 0;
-    for (size_t v = 0; v < vs.size(); ++v)
-      for (const int splits : {1, 2, 4, 8}) {
-        const int rows = 16 * vs[v].rt;
-        if (n % rows != 0 || k % (32 * splits) != 0) continue;
-        const dim3 grid(n / rows, splits);
-        auto launch = [&] {
-          if (splits > 1) cudaMemsetAsync(c, 0, sizeof(float) * m * n);
-          vs[v].fn<<<grid, vs[v].w * 32>>>(t, k, w, k, c, m, m, n, k / splits);
-        };
-        CHECK(cudaMemset(c, 0xff, sizeof(float) * m * n));  // NaN-poisoned
-        launch();
-        CHECK(cudaDeviceSynchronize());
-        const double err = worst_error(c);
-        if (!(err < 1e-5)) {
-          std::printf("  rt%d w%d u%d s%d: wrong, worst rel. error %.3g\n", vs[v].rt, vs[v].w, vs[v].u, splits, err);
-          continue;
-        }
-        const float us = sorted_times_us(flush_fn, launch, 35, 5)[15];
-        if (us < best_us) best_us = us, best_err = err, best_v = static_cast<int>(v), best_s = splits;
+    // Tokens through L1 (up to 64) and staged in shared memory (up to 128), each form's best.
+    std::vector<Variant> forms[2];
+    if (m <= 64) forms[0] = m <= 8 ? variants<1>() : m <= 16 ? variants<2>() : m <= 32 ? variants<4>() : variants<8>();
+    forms[1] = m <= 16 ? staged_variants<2>() : m <= 32 ? staged_variants<4>() : m <= 64 ? staged_variants<8>()
+                                                                                : staged_variants<16>();
+    for (int f = 0; f < 2; ++f) {
+      const std::vector<Variant>& vs = forms[f];
+      if (vs.empty()) {
+        std::printf(" %9s %8s  %-40s", "-", "-", "-");
+        continue;
       }
-    CHECK(cudaGetLastError());
-    std::printf(" %9.1f %8.2f  rt%d w%d u%d s%d, %.2g (cuBLAS %.2g)\n", best_us, cublas_us / best_us, vs[best_v].rt,
-                vs[best_v].w, vs[best_v].u, best_s, best_err, cublas_err);
+      const int token_rows = m <= 16 ? 16 : m <= 32 ? 32 : m <= 64 ? 64 : 128;
+      float best_us = 1e30f;
+      double best_err = 0;
+      int best_v = 0, best_s = 0;
+      for (size_t v = 0; v < vs.size(); ++v)
+        for (const int splits : {1, 2, 4, 8, 16}) {
+          const int rows = 16 * vs[v].rt * (vs[v].staged ? vs[v].w : 1);
+          if (n % rows != 0 || k % (32 * splits) != 0) continue;
+          const size_t smem = vs[v].staged ? size_t(token_rows) * (k / splits + 32) * sizeof(bf16) : 0;
+          if (smem > 227 * 1024) continue;
+          if (smem > 48 * 1024)
+            CHECK(cudaFuncSetAttribute(vs[v].fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+          const dim3 grid(n / rows, splits);
+          auto launch = [&] {
+            if (splits > 1) cudaMemsetAsync(c, 0, sizeof(float) * m * n);
+            vs[v].fn<<<grid, vs[v].w * 32, smem>>>(t, k, w, k, c, m, m, n, k / splits);
+          };
+          CHECK(cudaMemset(c, 0xff, sizeof(float) * m * n));  // NaN-poisoned
+          launch();
+          CHECK(cudaDeviceSynchronize());
+          const double err = worst_error(c);
+          if (!(err < 1e-5)) {
+            std::printf("  %s rt%d w%d u%d s%d: wrong, worst rel. error %.3g\n", vs[v].staged ? "staged" : "L1", vs[v].rt,
+                        vs[v].w, vs[v].u, splits, err);
+            continue;
+          }
+          const float us = sorted_times_us(flush_fn, launch, 35, 5)[15];
+          if (us < best_us) best_us = us, best_err = err, best_v = static_cast<int>(v), best_s = splits;
+        }
+      CHECK(cudaGetLastError());
+      if (best_us == 1e30f) {  // no variant fits: K's share too deep for shared memory, or not a multiple of 32
+        std::printf(" %9s %8s  %-40s", "-", "-", "none fits");
+        continue;
+      }
+      char what[96];
+      std::snprintf(what, sizeof what, "rt%d w%d u%d s%d, %.2g (cuBLAS %.2g)", vs[best_v].rt, vs[best_v].w,
+                    vs[best_v].u, best_s, best_err, cublas_err);
+      std::printf(" %9.1f %8.2f  %-40s", best_us, cublas_us / best_us, what);
+    }
+    std::printf("\n");
   }
   // The seed set's narrow outputs in TF32 (FP32 operands, CUBLAS_COMPUTE_32F_FAST_TF32): the weights
   // are twice the bytes.
