@@ -62,6 +62,12 @@ def speedup(r):
     return r["cublas"]["median_us"] / r["autogemm"]["median_us"]
 
 
+def fp32_speedup(r):
+    """A TF32/3xTF32 result's speed-up over autogemm's pedantic FP32 choice, interleaved with it (files
+    since it was added; None in others)."""
+    return (r.get("autogemm_fp32") or {}).get("speedup")
+
+
 def lt_speedup(lt, ag_us):
     """cuBLASLt best's time over autogemm's: the ratio of their own pair (interleaved or in blocks, as the
     file's cuBLAS pair) where the file has one (files before it timed cuBLASLt alone, after the paired
@@ -92,7 +98,7 @@ def problem_row(r, peak_tflops=PEAK_TFLOPS, bandwidth_tbs=BANDWIDTH_TBS):
         "lt_speedup": lt_speedup(r.get("cublaslt") or {}, ag),
         # autogemm's pedantic FP32 choice, interleaved with a TF32/3xTF32 choice (files since it was added).
         "fp32_us": (r.get("autogemm_fp32") or {}).get("median_us"),
-        "fp32_speedup": (r.get("autogemm_fp32") or {}).get("speedup"),
+        "fp32_speedup": fp32_speedup(r),
     }
 
 

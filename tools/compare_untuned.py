@@ -16,6 +16,37 @@ import sys
 from results_io import load_json
 
 
+def key_of(r):
+    """A bench result's column-major problem (gemm-tune bench writes the row-major shape)."""
+    return (r["layout"], r["shape"]["n"], r["shape"]["m"], r["shape"]["k"])
+
+
+def quality_rows(bench, exhaustive, tuned_bench=None, source="untuned"):
+    """Per problem of `bench` (a bench file's results) that `exhaustive` (a tune file's problems)
+    tuned: (key, the bench result, the exhaustive best, quality, end-to-end quality or None where
+    `tuned_bench`'s results lack the problem), and the lines saying which problems were skipped."""
+    tuned_runs = {key_of(r): r for r in tuned_bench or []}
+    # A problem tuned as its padded form (BF16/FP16 on padded copies) is the caller's problem.
+    tuned = {(p["layout"], *(p["padded_from"][x] if "padded_from" in p else p[x] for x in "mnk")): p
+             for p in exhaustive if "best" in p}
+    rows, skipped = [], []
+    for r in bench:
+        key = key_of(r)
+        if r["source"] != source:
+            skipped.append(f"skipping {key}: source {r['source']}")
+        elif key not in tuned:
+            skipped.append(f"skipping {key}: no exhaustive result")
+        else:
+            best = tuned[key]["best"]
+            e2e = tuned_runs[key]["autogemm"]["median_us"] / r["autogemm"]["median_us"] if key in tuned_runs else None
+            rows.append((key, r, best, best["median_us"] / r["autogemm"]["median_us"], e2e))
+    return rows, skipped
+
+
+def geo(qs):
+    return math.exp(sum(math.log(q) for q in qs) / len(qs))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bench")
@@ -23,38 +54,25 @@ def main():
     ap.add_argument("--source", default="untuned")
     ap.add_argument("--tuned-bench", help="bench of the same problems with the exhaustive tuning as the database")
     args = ap.parse_args()
-    key_of = lambda r: (r["layout"], r["shape"]["n"], r["shape"]["m"], r["shape"]["k"])  # bench shape is row-major
-    tuned_runs = {key_of(r): r for r in load_json(args.tuned_bench)["results"]} if args.tuned_bench else {}
-    bench = load_json(args.bench)["results"]
-    # A problem tuned as its padded form (BF16/FP16 on padded copies) is the caller's problem.
-    tuned = {(p["layout"], *(p["padded_from"][x] if "padded_from" in p else p[x] for x in "mnk")): p
-             for p in load_json(args.exhaustive)["problems"] if "best" in p}
-    end_to_end = " tuned end to end µs | quality end to end |" if tuned_runs else ""
+    tuned_bench = load_json(args.tuned_bench)["results"] if args.tuned_bench else None
+    rows, skipped = quality_rows(load_json(args.bench)["results"], load_json(args.exhaustive)["problems"],
+                                 tuned_bench, args.source)
+    for line in skipped:
+        print(line, file=sys.stderr)
+    end_to_end = " tuned end to end µs | quality end to end |" if tuned_bench else ""
     print("| layout | m×n×k (column-major) | untuned kernel | split | untuned µs | exhaustive best | split | best µs | "
           "quality |" + end_to_end)
-    print("|" + " --- |" * (11 if tuned_runs else 9))
-    qualities, qualities_e2e = [], []
-    for r in bench:
-        key = key_of(r)
-        if r["source"] != args.source:
-            print(f"skipping {key}: source {r['source']}", file=sys.stderr)
-            continue
-        if key not in tuned:
-            print(f"skipping {key}: no exhaustive result", file=sys.stderr)
-            continue
-        best = tuned[key]["best"]
-        q = best["median_us"] / r["autogemm"]["median_us"]
-        qualities.append(q)
-        split = lambda s, m: f'{s}{"" if m == "none" else " " + m}'
+    print("|" + " --- |" * (11 if tuned_bench else 9))
+    split = lambda s, m: f'{s}{"" if m == "none" else " " + m}'
+    for key, r, best, q, e2e in rows:
         print(f'| {key[0]} | {key[1]}×{key[2]}×{key[3]} | `{r["kernel"]}` | {split(r["splits"], r["split_mode"])} '
               f'| {r["autogemm"]["median_us"]:.1f} | `{best["kernel"]}` | {split(best["splits"], best["split_mode"])} '
               f'| {best["median_us"]:.1f} | {q:.2f} |', end="")
-        if key in tuned_runs:
-            t = tuned_runs[key]["autogemm"]["median_us"]
-            qualities_e2e.append(t / r["autogemm"]["median_us"])
-            print(f" {t:.1f} | {qualities_e2e[-1]:.2f} |", end="")
+        if e2e is not None:
+            print(f' {r["autogemm"]["median_us"] * e2e:.1f} | {e2e:.2f} |', end="")  # the tuned run's time
         print()
-    geo = lambda qs: math.exp(sum(math.log(q) for q in qs) / len(qs))
+    qualities = [q for _, _, _, q, _ in rows]
+    qualities_e2e = [e for _, _, _, _, e in rows if e is not None]
     if qualities:
         print(f"\n{len(qualities)} problems: geometric mean quality **{geo(qualities):.3f}**, worst **{min(qualities):.3f}**.")
     if qualities_e2e:

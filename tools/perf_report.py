@@ -3,7 +3,8 @@
 docs/performance.md (device and clocks as recorded, method, floor, every problem of each benchmarked
 set against cuBLAS, geometric means, the targets, the validation summary when there is one), the
 speed-up plot, and the speed table between README.md's perf-table markers. Tables come from
-tools/bench_table.py, the targets from tools/perf_targets.py, the plot from tools/plot_speedup.py
+tools/bench_table.py, the targets from tools/perf_targets.py (FP32) and tools/tc_targets.py (tensor
+cores), the plot from tools/plot_speedup.py
 (skipped, saying so, where matplotlib is missing). Standard library only otherwise.
 It also writes the tensor-core section, measured on the H200 that the GPU machine now is: BF16/FP16
 and TF32/3xTF32 against cuBLAS (h200_bench_tc_*.json, h200_bench_fp32tc_*.json) with the plot of the
@@ -20,6 +21,7 @@ import sys
 
 import bench_table
 import perf_targets
+import tc_targets
 from results_io import load_json, open_result
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -247,6 +249,22 @@ def tensor_set_lines(sets, paths, docs_dir, heading=""):
     return lines
 
 
+def tc_target_lines(args):
+    """The tensor-core issues' targets on the H200's files (tools/tc_targets.py)."""
+    accuracy = load_json(args.accuracy) if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz") else None
+    rows = tc_targets.target_rows(dict(args.h200_sets), tc_targets.untuned_quality_of(), accuracy)
+    if not rows:
+        return []
+    return ["### Targets", "",
+            "The targets of the tensor-core issues (47: BF16 and FP16; 48: TF32 and 3xTF32), set on the H100 and checked "
+            "by `tools/tc_targets.py` on the H200's files below and the accuracy table's (the H100's): the H200 has "
+            "the H100's SMs, tensor cores and clocks; no H100 was available to measure them on.", ""] + \
+        perf_targets.markdown_table(rows) + [
+            "", "Target 47.4, the time the tuner takes over a seed set, is the tuner's own record: "
+            "[decisions.md](decisions.md#the-tensor-core-grid-and-where-it-stands).", "",
+            "The results files, each set against cuBLAS:", ""]
+
+
 def report(sets, args):
     lt_vs_cublas, lt_alone = interleaved_lt_ranges(args.h200_sets or [])
     docs_dir = os.path.dirname(os.path.abspath(args.out))
@@ -390,6 +408,7 @@ def report(sets, args):
                   "```", ""]
         if args.tc_plotted or os.path.exists(args.tc_plot):
             lines += [f"![BF16/FP16 speed-up over cublasGemmEx per problem, tuned]({link(args.tc_plot, docs_dir)})", ""]
+        lines += tc_target_lines(args)
         lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir)
     if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
         lines += accuracy_section(args.accuracy, docs_dir)
