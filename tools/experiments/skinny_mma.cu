@@ -140,8 +140,9 @@ __global__ void __launch_bounds__(W * 32) skinny_mma(const bf16* __restrict__ a,
 // block and every warp reads its B fragments there, where the kernel above reads them through L1
 // once per warp. Weight loads run one batch of U ahead of the mma (the first batch is issued before
 // the tokens' copy, so its latency overlaps it). A token row is k_per_split + 32 elements apart in
-// shared memory: 64 bytes off a multiple of 128, so the 8 lanes of a 16-byte load phase (2 tokens x 4
-// k-octets) hit distinct banks.
+// shared memory: where k_per_split is a multiple of 64 (K = 4096 and 14336 in 1-16 shares), 64 bytes
+// off a multiple of 128, so the 8 lanes of a 16-byte load phase (2 tokens x 4 k-octets) hit distinct
+// banks; 11008's shares of 1376 and 688 are 32 elements off that, and two tokens' lanes share banks.
 template <int NT, int RT, int W, int U>
 __global__ void __launch_bounds__(W * 32) skinny_mma_staged(const bf16* __restrict__ a, int lda,
                                                             const bf16* __restrict__ b, int ldb, float* c, int ldc,
