@@ -189,9 +189,7 @@ def accuracy_section(path, docs_dir):
     """The accuracy table of `gemm-tune accuracy --json`: per data and K, worst and median error of each
     arithmetic, and 3xTF32's worst over cuBLAS pedantic's (the bound is 2)."""
     doc = load_json(path)
-    rows = {}
-    for r in doc["rows"]:
-        rows.setdefault((r["data"], r["k"]), {})[r["method"]] = r
+    rows = tc_targets.accuracy_cases(doc)
     header = "| data | K | " + " | ".join(f"{name} worst / median" for _, name in ACCURACY_METHODS) + \
              " | 3xTF32 worst ÷ cuBLAS pedantic worst |"
     lines = ["", "## Accuracy of the FP32 arithmetics", "",
@@ -204,8 +202,8 @@ def accuracy_section(path, docs_dir):
         for method, _ in ACCURACY_METHODS:
             r = by_method.get(method)
             cells.append("-" if r is None else f"{r['worst']:.1e} / {r['median']:.1e}")
-        ours, theirs = by_method.get("autogemm_3xtf32"), by_method.get("cublas_pedantic")
-        ratio = "-" if ours is None or theirs is None or theirs["worst"] == 0 else f"{ours['worst'] / theirs['worst']:.2f}"
+        ratio = tc_targets.error_ratio_3xtf32(by_method)
+        ratio = "-" if ratio is None else f"{ratio:.2f}"
         lines.append(f"| {data} | {k} | " + " | ".join(cells) + f" | {ratio} |")
     return lines
 
@@ -251,7 +249,7 @@ def tensor_set_lines(sets, paths, docs_dir, heading=""):
 
 def tc_target_lines(args):
     """The tensor-core issues' targets on the H200's files (tools/tc_targets.py)."""
-    accuracy = load_json(args.accuracy) if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz") else None
+    accuracy = load_json(args.accuracy) if os.path.exists(stored(args.accuracy)) else None
     rows = tc_targets.target_rows(dict(args.h200_sets), tc_targets.untuned_quality_of(), accuracy)
     if not rows:
         return []
@@ -362,15 +360,12 @@ def report(sets, args):
                   "are larger than a call to the machine carries, so each BF16/FP16 file ran on a filtered build "
                   "(`AUTOGEMM_KERNELS`; each file's line gives its size): the tuned seed, `llm` and perf sets on "
                   "the instances the two tables choose for their problems, so each problem ran its tuned choice; "
-                  "the `untuned` sets on the 68 instances the untuned choice had picked for them on a build of "
-                  "the 190 it ranks first over the whole grid (the cost model is unchanged since), so each problem "
-                  "ran that build's pick but 256×256×256 and 256×256×1024, whose candidates the cost model prices "
-                  "alike: each build broke such ties by the order of its instantiation files, not the grid's. "
-                  "The registry keeps the grid's order now, and with it the whole grid picks otherwise on 13 of "
-                  "each type's 66 problems the H200 table holds (transposed twins, 128×256 in 2×1 against 1×2 "
-                  "clusters), which the tables time at 0.99 of these files' picks (geometric mean); benched on "
-                  "their own in blocks, those 13 ran 0.975× and 0.972× cublasGemmEx against the files' picks' "
-                  "0.969× and 0.966×, which puts the 70 problems at 0.994× and 0.989× "
+                  "the `untuned` sets on the 68 instances the untuned choice picked for their problems in the "
+                  "builds that ran them, where an exact tie went by the build's file order; the whole grid's "
+                  "choice, which breaks ties by the grid's order, differs on 13 problems per type (transposed "
+                  "twins, 128×256 in 2×1 against 1×2 clusters), and with those 13 benched in blocks on their own "
+                  "(0.975× and 0.972× cublasGemmEx, the files' picks 0.969× and 0.966×) the 70 problems come to "
+                  "0.994× and 0.989× "
                   f"(`{link(os.path.join(RESULTS, 'h200_untuned_picks.txt'), docs_dir)}`); the "
                   "`large` sets, tuned on "
                   "each type's 116 wgmma instances of 128×256, 256×128, 128×192 and 128×128 tiles (all schedules, "
@@ -415,7 +410,7 @@ def report(sets, args):
             lines += [f"![BF16/FP16 speed-up over cublasGemmEx per problem, tuned]({link(args.tc_plot, docs_dir)})", ""]
         lines += tc_target_lines(args)
         lines += tensor_set_lines(args.h200_sets, args.h200_paths, docs_dir)
-    if os.path.exists(args.accuracy) or os.path.exists(args.accuracy + ".xz"):
+    if os.path.exists(stored(args.accuracy)):
         lines += accuracy_section(args.accuracy, docs_dir)
     else:
         print(f"perf_report: no {os.path.relpath(args.accuracy, ROOT)}: accuracy section left out", file=sys.stderr)
@@ -498,20 +493,10 @@ def main():
                     help="the BF16/FP16 tuned sets' plot")
     ap.add_argument("--readme", default=os.path.join(ROOT, "README.md"), help="'' leaves README.md alone")
     args = ap.parse_args()
-    def results_named(prefix):
-        names = sorted({f[:-3] if f.endswith(".xz") else f for f in os.listdir(RESULTS)
-                        if f.startswith(prefix) and (f.endswith(".json") or f.endswith(".json.xz"))})
-        return [os.path.join(RESULTS, f) for f in names]
-
-    def named_sets(paths, prefix):
-        # The set's name: the file's, less the prefix ("bf16 seed" from h200_bench_tc_bf16_seed.json).
-        return [(os.path.basename(p).replace(prefix, "").replace(".json", "").replace("_", " "), load_json(p))
-                for p in paths]
-
     # The tensor-core sets, measured on the H200, BF16/FP16 first.
-    h200_tc, h200_fp32tc = results_named("h200_bench_tc_"), results_named("h200_bench_fp32tc_")
-    args.h200_paths = h200_tc + h200_fp32tc
-    args.h200_sets = named_sets(h200_tc, "h200_bench_tc_") + named_sets(h200_fp32tc, "h200_bench_fp32tc_")
+    h200 = tc_targets.h200_sets(RESULTS)
+    args.h200_paths = [path for _, path, _ in h200]
+    args.h200_sets = [(name, doc) for name, _, doc in h200]
     args.bench_paths = [args.seed, args.perf]
     sets = [("seed", load_json(args.seed)), ("perf", load_json(args.perf))]
     args.plotted = draw_plot(args.plot, [("", [doc for _, doc in sets])])
