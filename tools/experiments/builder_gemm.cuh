@@ -15,12 +15,17 @@
 #include "cutlass/gemm/kernel/gemm_universal.hpp"
 
 /// Operands of `Element` (A stored as `LayoutA`) in rows of `kAlign` elements' multiples, C and D of
-/// `ElementOut` (`kAlignOut`), FP32 accumulation, tile `TileT`.
-template <class Element, class LayoutA, int kAlign, class ElementOut, int kAlignOut, class TileT, bool kPingpong>
+/// `ElementOut` (`kAlignOut`), FP32 accumulation, tile `TileT`; the epilogue writes C through shared
+/// memory with TMA (the library's), or, with `kDirectStores`, from registers
+/// (NoSmemWarpSpecialized).
+template <class Element, class LayoutA, int kAlign, class ElementOut, int kAlignOut, class TileT, bool kPingpong,
+          bool kDirectStores = false>
 struct BuilderGemm {
   using Cluster = cute::Shape<cute::_1, cute::_1, cute::_1>;
-  using EpilogueSchedule = std::conditional_t<kPingpong, cutlass::epilogue::TmaWarpSpecialized,
-                                              cutlass::epilogue::TmaWarpSpecializedCooperative>;
+  using EpilogueSchedule = std::conditional_t<
+      kDirectStores, cutlass::epilogue::NoSmemWarpSpecialized,
+      std::conditional_t<kPingpong, cutlass::epilogue::TmaWarpSpecialized,
+                         cutlass::epilogue::TmaWarpSpecializedCooperative>>;
   using MainloopSchedule = std::conditional_t<kPingpong, cutlass::gemm::KernelTmaWarpSpecializedPingpong,
                                               cutlass::gemm::KernelTmaWarpSpecializedCooperative>;
   using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<

@@ -36,65 +36,22 @@ inline CUresult promoted_cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDat
 #include <vector>
 
 #include "builder_gemm.cuh"
-#include "experiment_timing.hpp"
+#include "bf16_tn_problem.cuh"
 
 using namespace cute;
-using Bf16 = cutlass::bfloat16_t;
 
 // `tn`: A K-major (RowMajor M x K), B K-major; BF16 in and out.
 template <class TileT, bool kPingpong>
 using Gemm = BuilderGemm<Bf16, cutlass::layout::RowMajor, 8, Bf16, 8, TileT, kPingpong>;
 
-template <class Stride>
-Stride with_ld(int64_t ld) {
-  Stride s{};
-  if constexpr (cute::is_static_v<std::remove_cvref_t<decltype(cute::get<0>(s))>>)
-    cute::get<1>(s) = ld;
-  else
-    cute::get<0>(s) = ld;
-  return s;
-}
-
-struct Buffers {
-  Bf16 *a = nullptr, *b = nullptr, *c = nullptr;
-  std::vector<Bf16> ha, hb;
-};
-
-// C (m x n, ld m) = A B with A m x k and B k x n, both K-major with leading dimension k; returns the
-// median us, C left in `c`; a negative time where CUTLASS refuses.
+// The median us of the problem on G, C left in `p.c`; a negative time where CUTLASS refuses.
 template <class G>
-float run(int m, int n, int k, const Buffers& buf, void* flush, size_t flush_bytes) {
-  using K = typename G::Kernel;
-  typename K::Arguments args{cutlass::gemm::GemmUniversalMode::kGemm,
-                             {m, n, k, 1},
-                             {buf.a, with_ld<typename K::StrideA>(k), buf.b, with_ld<typename K::StrideB>(k)},
-                             {{1.0f, 0.0f},
-                              buf.c,
-                              with_ld<typename K::StrideC>(m),
-                              buf.c,
-                              with_ld<typename K::StrideD>(m)}};
+float run(const Bf16TnProblem& p, void* flush, size_t flush_bytes) {
+  const auto args = p.arguments<typename G::Kernel>();
   typename G::Op op;
   if (op.can_implement(args) != cutlass::Status::kSuccess || op.initialize(args, nullptr) != cutlass::Status::kSuccess)
     return -1.0f;
   return memset_flushed_median_us(flush, flush_bytes, [&] { op.run(); });
-}
-
-// The largest error of sampled outputs against float64, relative to sum |a b| of the output.
-double sampled_error(int m, int n, int k, const Buffers& buf) {
-  std::vector<Bf16> c(static_cast<size_t>(m) * n);
-  cudaMemcpy(c.data(), buf.c, c.size() * sizeof(Bf16), cudaMemcpyDeviceToHost);
-  double worst = 0;
-  for (int s = 0; s < 64; ++s) {
-    const int i = (s * 7919) % m, j = (s * 104729) % n;
-    double sum = 0, mag = 0;
-    for (int p = 0; p < k; ++p) {
-      const double x = static_cast<float>(buf.ha[static_cast<size_t>(i) * k + p]) *
-                       static_cast<float>(buf.hb[static_cast<size_t>(j) * k + p]);
-      sum += x, mag += std::fabs(x);
-    }
-    worst = std::max(worst, std::fabs(static_cast<float>(c[static_cast<size_t>(j) * m + i]) - sum) / mag);
-  }
-  return worst;
 }
 
 int main() {
@@ -115,22 +72,12 @@ int main() {
   std::printf("%-16s %-14s %13s %13s %13s %13s   %s\n", "problem (tn)", "kernel", "none", "64B", "128B", "256B",
               "check: mean of 4 rounds' medians (their spread), us");
   std::mt19937 rng(7);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (const Problem& p : problems) {
-    Buffers buf;
-    buf.ha.resize(static_cast<size_t>(p.m) * p.k);
-    buf.hb.resize(static_cast<size_t>(p.n) * p.k);
-    for (auto& x : buf.ha) x = Bf16(uniform(rng));
-    for (auto& x : buf.hb) x = Bf16(uniform(rng));
-    cudaMalloc(&buf.a, buf.ha.size() * sizeof(Bf16));
-    cudaMalloc(&buf.b, buf.hb.size() * sizeof(Bf16));
-    cudaMalloc(&buf.c, static_cast<size_t>(p.m) * p.n * sizeof(Bf16));
-    cudaMemcpy(buf.a, buf.ha.data(), buf.ha.size() * sizeof(Bf16), cudaMemcpyHostToDevice);
-    cudaMemcpy(buf.b, buf.hb.data(), buf.hb.size() * sizeof(Bf16), cudaMemcpyHostToDevice);
+  for (const Problem& shape : problems) {
+    const Bf16TnProblem p(shape.m, shape.n, shape.k, rng);
     auto each_kernel = [&](auto gemm, const char* name) {
       using G = decltype(gemm);
       std::vector<float> us[4];
-      std::vector<Bf16> reference(static_cast<size_t>(p.m) * p.n), out(reference.size());
+      std::vector<Bf16> reference, out;
       bool same = true, have_reference = false;
       double error = -1;
       // Four rounds, each promotion once in every position (a Latin square), so that no promotion
@@ -140,12 +87,12 @@ int main() {
       for (const auto& order : kOrders)
         for (int q : order) {
           g_promotion = promotions[q].value;
-          cudaMemset(buf.c, 0xff, out.size() * sizeof(Bf16));  // NaN: an output left unwritten shows
-          us[q].push_back(run<G>(p.m, p.n, p.k, buf, flush, flush_bytes));
-          cudaMemcpy(out.data(), buf.c, out.size() * sizeof(Bf16), cudaMemcpyDeviceToHost);
+          cudaMemset(p.c, 0xff, p.outputs() * sizeof(Bf16));  // NaN: an output left unwritten shows
+          us[q].push_back(run<G>(p, flush, flush_bytes));
+          out = p.output();
           if (!have_reference) {
             reference = out, have_reference = true;
-            error = sampled_error(p.m, p.n, p.k, buf);
+            error = p.sampled_error(out);
           } else {
             same = same && std::memcmp(out.data(), reference.data(), out.size() * sizeof(Bf16)) == 0;
           }
@@ -164,9 +111,6 @@ int main() {
     };
     each_kernel(Gemm<Shape<_64, _32, _64>, true>{}, "64x32 ping");
     each_kernel(Gemm<Shape<_128, _128, _64>, false>{}, "128x128 coop");
-    cudaFree(buf.a);
-    cudaFree(buf.b);
-    cudaFree(buf.c);
   }
   std::printf("TMA descriptors encoded through the promotion wrapper: %d\n", g_encoded);
   return 0;
