@@ -85,8 +85,8 @@ struct Bf16TnProblem {
       const int i = (s * 7919) % m, j = (s * 104729) % n;
       double sum = 0, mag = 0;
       for (int p = 0; p < k; ++p) {
-        const double x =
-            static_cast<float>(ha[static_cast<size_t>(i) * k + p]) * static_cast<float>(hb[static_cast<size_t>(j) * k + p]);
+        const double x = static_cast<float>(ha[static_cast<size_t>(i) * k + p]) *
+                         static_cast<float>(hb[static_cast<size_t>(j) * k + p]);
         sum += x, mag += std::fabs(x);
       }
       worst = std::max(worst, std::fabs(static_cast<float>(out[static_cast<size_t>(j) * m + i]) - sum) / mag);
@@ -100,7 +100,8 @@ template <class G>
 std::function<void()> cutlass_launch(const Bf16TnProblem& p) {
   auto op = std::make_shared<typename G::Op>();
   const auto args = p.arguments<typename G::Kernel>();
-  if (op->can_implement(args) != cutlass::Status::kSuccess || op->initialize(args, nullptr) != cutlass::Status::kSuccess)
+  if (op->can_implement(args) != cutlass::Status::kSuccess ||
+      op->initialize(args, nullptr) != cutlass::Status::kSuccess)
     return {};
   return [op] { op->run(); };
 }
@@ -124,9 +125,9 @@ struct Variant {
 
 /// Times every variant in four rounds, each round in an order rotated by 3 (the benchmark's cold
 /// L2: the median of 25 runs, each after a memset of `flush_bytes`; C poisoned with NaN before each
-/// variant's runs, so that an output left unwritten shows), then prints per variant the mean of its medians, their spread, the
-/// sampled error and, for a form other than `reference_form`, whether its C equals, bit for bit,
-/// the C of its tile's `reference_form`.
+/// variant's runs, so that an output left unwritten shows), then prints per variant the mean of its
+/// medians, their spread, the sampled error and, for a form other than `reference_form`, whether
+/// its C equals, bit for bit, the C of its tile's `reference_form`.
 inline void run_rounds(const Bf16TnProblem& p, std::vector<Variant>& variants, void* flush, size_t flush_bytes,
                        const std::string& reference_form) {
   for (int round = 0; round < 4; ++round)
@@ -147,7 +148,9 @@ inline void run_rounds(const Bf16TnProblem& p, std::vector<Variant>& variants, v
     std::string line = check;
     for (const Variant& y : variants)
       if (y.tile == x.tile && y.form == reference_form && x.form != reference_form)
-        line += std::memcmp(x.out.data(), y.out.data(), x.out.size() * sizeof(Bf16)) == 0 ? ", C as " + reference_form + "'s" : ", C DIFFERS from " + reference_form + "'s";
+        line += std::memcmp(x.out.data(), y.out.data(), x.out.size() * sizeof(Bf16)) == 0
+                    ? ", C as " + reference_form + "'s"
+                    : ", C DIFFERS from " + reference_form + "'s";
     std::printf("%-16s %-14s %-18s %6.2f (%4.2f)   %s\n", label, x.tile.c_str(), x.form.c_str(), mean, *hi - *lo,
                 line.c_str());
   }

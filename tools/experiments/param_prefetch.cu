@@ -63,7 +63,8 @@ int main() {
   run_small_problems("form", kForms[0], [](const Bf16TnProblem& p, std::vector<Variant>& variants) {
     auto add = [&](const char* tile, auto gemm) {
       for (int f = 0; f < 3; ++f)
-        if (auto launch = launch_form<decltype(gemm)>(f, p)) variants.push_back({tile, kForms[f], std::move(launch), {}, {}});
+        if (auto launch = launch_form<decltype(gemm)>(f, p))
+          variants.push_back({tile, kForms[f], std::move(launch), {}, {}});
     };
     add("64x16 ping", Gemm<Shape<_64, _16, _64>, true>{});
     add("64x128 ping", Gemm<Shape<_64, _128, _64>, true>{});

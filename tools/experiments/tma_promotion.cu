@@ -28,7 +28,6 @@ inline CUresult promoted_cuTensorMapEncodeTiled(CUtensorMap* map, CUtensorMapDat
 #define CUTLASS_CUDA_DRIVER_WRAPPER_CALL(func) promoted_##func
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -47,11 +46,8 @@ using Gemm = BuilderGemm<Bf16, cutlass::layout::RowMajor, 8, Bf16, 8, TileT, kPi
 // The median us of the problem on G, C left in `p.c`; a negative time where CUTLASS refuses.
 template <class G>
 float run(const Bf16TnProblem& p, void* flush, size_t flush_bytes) {
-  const auto args = p.arguments<typename G::Kernel>();
-  typename G::Op op;
-  if (op.can_implement(args) != cutlass::Status::kSuccess || op.initialize(args, nullptr) != cutlass::Status::kSuccess)
-    return -1.0f;
-  return memset_flushed_median_us(flush, flush_bytes, [&] { op.run(); });
+  const auto launch = cutlass_launch<G>(p);
+  return launch ? memset_flushed_median_us(flush, flush_bytes, launch) : -1.0f;
 }
 
 int main() {
