@@ -34,6 +34,14 @@ constexpr int splitk_batches(int k, int requested) {
   return 1;
 }
 
+/// The longest sum of its copies' K (3 x k) that one split of a 3xTF32 instance runs on an output of
+/// fewer tiles than SMs. There cuBLAS's pedantic SGEMM splits K, and its worst error relative to
+/// sum|a·b| falls with K (256 x 256: 7.8e-8 at K = 256, 1.4e-8 at 65536), while a 3xTF32 sum that
+/// stays in one piece keeps its rounding walk: up to 4.1x cuBLAS's worst at K = 65536 unsplit, at
+/// most 0.9x in 64 splits (docs/accuracy.md). At K = 4096, 4 splits of 3072 measured up to 2.4x and
+/// 6 of 2048 up to 1.8x.
+inline constexpr int kEmulatedSplitSum = 2048;
+
 /// Tiles and blocks of a launch's streamed last wave (a TMA launch's StreamKTail), for the cost model.
 struct StreamedTail {
   int tiles = 0, blocks = 0;
@@ -110,9 +118,17 @@ inline bool can_implement(const KernelInstance& kernel, const GemmProblem& probl
 }
 /// The split-k choices worth considering: {1, none} where the family runs unsplit; more splits only
 /// when the output tiles cannot fill the SMs and K is long enough to give every split several BK
-/// steps. The tuner asks for kAll; the untuned choice for kParallelOnly.
+/// steps; none where a 3xTF32 instance would sum too long a K (emulated_split_violation). The tuner
+/// asks for kAll; the untuned choice for kParallelOnly.
 std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
                                           SplitModes modes = SplitModes::kAll);
+/// "" when `split` of `c` keeps 3xTF32's accuracy on an m x n x k problem, else why not: on an output
+/// of fewer tiles than SMs each split sums at most kEmulatedSplitSum of the copies' K, or the instance
+/// runs the most splits it offers. Other arithmetics and larger outputs: always "". The wgmma family's
+/// split_candidates leave out the splits it refuses (all of a cooperative or ping-pong instance's
+/// where K is long), so neither the tuner nor the untuned choice picks them; the tuned lookup checks
+/// a table's split with it.
+std::string emulated_split_violation(const KernelConfig& c, int m, int n, int k, int sm_count, SplitChoice split);
 /// The workspace a launch needs: the family's partials and counters plus the repacked operands.
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 /// The launch parameters of `kernel` on `problem` (already repacked): the problem, the family's split

@@ -123,6 +123,15 @@ KernelChoice KernelSelector::tuned_choice(const GemmProblem& problem, const db::
   const SplitChoice split{entry->candidate.splits, parse_split_mode(entry->candidate.split_mode)};
   // A tuned entry may read repacked operands: the tuner measured it with the copies.
   if (kernel == nullptr || !can_implement(*kernel, problem, limits_, RepackPolicy::kAllowed)) return {};
+  // A 3xTF32 row whose split sums more of K than its arithmetic's accuracy allows (a table tuned
+  // before the rule): the untuned choice, which keeps it.
+  if (const std::string why =
+          emulated_split_violation(kernel->config, problem.m, problem.n, problem.k, limits_.sm_count, split);
+      !why.empty()) {
+    logger().info("tuned {} in {} split(s) for m={} n={} k={} not used: {}", kernel->name, split.splits, problem.m,
+                  problem.n, problem.k, why);
+    return {};
+  }
   const WorkspaceNeeds needs = workspace_size(*kernel, problem, split);
   if (!workspace.repack_fits(needs)) {
     // The caller's fixed workspace cannot hold the copies: the untuned choice, which leaves such

@@ -9,7 +9,7 @@ cores), the plot from tools/plot_speedup.py
 It also writes the tensor-core section, measured on the H200 that the GPU machine now is: BF16/FP16
 and TF32/3xTF32 against cuBLAS (h200_bench_tc_*.json, h200_bench_fp32tc_*.json) with the plot of the
 BF16/FP16 tuned sets (h200_speedup_tc.png), and the accuracy table of the FP32 arithmetics
-(h100_accuracy.json, `gemm-tune accuracy`).
+(tc_targets.ACCURACY_FILE, `gemm-tune accuracy`).
 Usage: tools/perf_report.py [--seed FILE] [--perf FILE] [--table FILE] [--validation FILE ...]
        [--accuracy FILE] [--out FILE] [--plot FILE] [--tc-plot FILE] [--readme FILE]
        (defaults: the stable names under docs/results)"""
@@ -187,16 +187,17 @@ ACCURACY_METHODS = [("cublas_pedantic", "cuBLAS pedantic"), ("autogemm_pedantic"
 
 def accuracy_section(path, docs_dir):
     """The accuracy table of `gemm-tune accuracy --json`: per data and K, worst and median error of each
-    arithmetic, and 3xTF32's worst over cuBLAS pedantic's (the bound is 2)."""
+    arithmetic, the splits 3xTF32 ran in, and its worst over cuBLAS pedantic's (the bound is 2); then
+    the split sweep's ratios where the file has one."""
     doc = load_json(path)
     rows = tc_targets.accuracy_cases(doc)
     header = "| data | K | " + " | ".join(f"{name} worst / median" for _, name in ACCURACY_METHODS) + \
-             " | 3xTF32 worst ÷ cuBLAS pedantic worst |"
+             " | 3xTF32 splits | 3xTF32 worst ÷ cuBLAS pedantic worst |"
     lines = ["", "## Accuracy of the FP32 arithmetics", "",
              f"`gemm-tune accuracy` on the {doc.get('device', '?')} (`{link(path, docs_dir)}`, {doc.get('date', '?')[:10]}): "
              f"{doc.get('method', '?')}. Each cell: the worst and the median over the {doc.get('size', '?')}² outputs. "
              "What the arithmetics are and how these numbers stand against the targets: [accuracy.md](accuracy.md).", "",
-             header, "|" + " --- |" * (3 + len(ACCURACY_METHODS))]
+             header, "|" + " --- |" * (4 + len(ACCURACY_METHODS))]
     for (data, k), by_method in rows.items():
         cells = []
         for method, _ in ACCURACY_METHODS:
@@ -204,7 +205,17 @@ def accuracy_section(path, docs_dir):
             cells.append("-" if r is None else f"{r['worst']:.1e} / {r['median']:.1e}")
         ratio = tc_targets.error_ratio_3xtf32(by_method)
         ratio = "-" if ratio is None else f"{ratio:.2f}"
-        lines.append(f"| {data} | {k} | " + " | ".join(cells) + f" | {ratio} |")
+        splits = by_method.get("autogemm_3xtf32", {}).get("splits", "-")
+        lines.append(f"| {data} | {k} | " + " | ".join(cells) + f" | {splits} | {ratio} |")
+    sweep = tc_targets.sweep_splits(doc)
+    if sweep:
+        lines += ["", "3xTF32's worst error ÷ cuBLAS pedantic's in each number of splits of its 3·K (`--splits`), "
+                  "whatever the runtime allows; unsplit is the order the runtime keeps for outputs that fill the SMs:", "",
+                  "| data | K | " + " | ".join(f"{s} split{'s' if s > 1 else ''}" for s in sweep) + " |",
+                  "|" + " --- |" * (2 + len(sweep))]
+        for (data, k), by_method in rows.items():
+            cells = [tc_targets.error_ratio_3xtf32(by_method, tc_targets.split_method(s)) for s in sweep]
+            lines.append(f"| {data} | {k} | " + " | ".join("-" if x is None else f"{x:.2f}" for x in cells) + " |")
     return lines
 
 
@@ -255,7 +266,7 @@ def tc_target_lines(args):
         return []
     return ["### Targets", "",
             "The targets of the tensor-core issues (47: BF16 and FP16; 48: TF32 and 3xTF32), set on the H100 and checked "
-            "by `tools/tc_targets.py` on the H200's files below and the accuracy table's (the H100's): the H200 has "
+            "by `tools/tc_targets.py` on the H200's files below and its accuracy table: the H200 has "
             "the H100's SMs, tensor cores and clocks; no H100 was available to measure them on.", ""] + \
         perf_targets.markdown_table(rows) + [
             "", "Target 47.4, the time the tuner takes over a seed set, is the tuner's own record: "
@@ -482,7 +493,7 @@ def main():
                     default=[os.path.join(RESULTS, "h200_validation.txt"), os.path.join(RESULTS, "h100_validation.txt")],
                     help="validation summaries (tools/gpu_validation.sh's validation.txt), the current machine's "
                          "first (each left out where missing)")
-    ap.add_argument("--accuracy", default=os.path.join(RESULTS, "h100_accuracy.json"),
+    ap.add_argument("--accuracy", default=os.path.join(RESULTS, tc_targets.ACCURACY_FILE),
                     help="gemm-tune accuracy --json output (section left out where missing)")
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
     ap.add_argument("--plot", default=os.path.join(RESULTS, "h100_speedup.png"))

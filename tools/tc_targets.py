@@ -14,6 +14,7 @@ from results_io import load_json, named_results
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results")
 SETS = ("seed", "llm", "perf")  # the problems of issue 47's targets 2 and 3
+ACCURACY_FILE = "h200_accuracy.json"  # `gemm-tune accuracy --json`, issue 48's target 3
 
 
 def label_of(r):
@@ -122,17 +123,29 @@ def fp32_tensor_rows(sets, accuracy=None):
 
 
 def accuracy_cases(doc):
-    """`gemm-tune accuracy --json`'s rows by (data, K), then by method."""
+    """`gemm-tune accuracy --json`'s rows by (data, K), then by method; the split sweep's rows
+    (autogemm_3xtf32_split) by split_method(splits)."""
     cases = {}
     for r in doc["rows"]:
-        cases.setdefault((r["data"], r["k"]), {})[r["method"]] = r
+        method = split_method(r["splits"]) if r["method"] == "autogemm_3xtf32_split" else r["method"]
+        cases.setdefault((r["data"], r["k"]), {})[method] = r
     return cases
 
 
-def error_ratio_3xtf32(by_method):
-    """3xTF32's worst error over cuBLAS pedantic SGEMM's on one case of accuracy_cases() (the bound of
-    issue 48 is 2), or None where either is missing or cuBLAS's is 0."""
-    ours, theirs = by_method.get("autogemm_3xtf32"), by_method.get("cublas_pedantic")
+def split_method(splits):
+    """accuracy_cases()'s key of the split sweep's 3xTF32 row in `splits` splits."""
+    return f"autogemm_3xtf32_split{splits}"
+
+
+def sweep_splits(doc):
+    """The split counts of the accuracy file's sweep, in increasing order."""
+    return sorted({r["splits"] for r in doc["rows"] if r["method"] == "autogemm_3xtf32_split"})
+
+
+def error_ratio_3xtf32(by_method, method="autogemm_3xtf32"):
+    """3xTF32's worst error (`method`'s row) over cuBLAS pedantic SGEMM's on one case of
+    accuracy_cases() (the bound of issue 48 is 2), or None where either is missing or cuBLAS's is 0."""
+    ours, theirs = by_method.get(method), by_method.get("cublas_pedantic")
     return None if ours is None or theirs is None or theirs["worst"] == 0 else ours["worst"] / theirs["worst"]
 
 
@@ -160,7 +173,7 @@ def untuned_quality_of(results_dir=RESULTS):
 def main():
     import perf_targets
     sets = {name: doc for name, _, doc in h200_sets()}
-    accuracy = load_json(os.path.join(RESULTS, "h100_accuracy.json"))
+    accuracy = load_json(os.path.join(RESULTS, ACCURACY_FILE))
     print("\n".join(perf_targets.markdown_table(target_rows(sets, untuned_quality_of(), accuracy))))
 
 

@@ -10,6 +10,7 @@
 #include "cublas_sgemm.hpp"
 #include "family.hpp"
 #include "operation.hpp"
+#include "operand_repack.hpp"  // copies_k
 #include "status.hpp"
 
 namespace autogemm {
@@ -128,7 +129,8 @@ AccuracyResult AccuracyProblem::error() const {
   return r;
 }
 
-std::string run_with_arithmetic(const AccuracyProblem& problem, const GemmTypes& types, cudaStream_t stream) {
+int run_with_arithmetic(const AccuracyProblem& problem, const GemmTypes& types, cudaStream_t stream, int splits,
+                        std::string* kernel_name) {
   GemmProblem p;
   p.op_a = p.op_b = Op::N;
   p.m = problem.m(), p.n = problem.n(), p.k = problem.k();
@@ -140,26 +142,45 @@ std::string run_with_arithmetic(const AccuracyProblem& problem, const GemmTypes&
   int device = 0;
   AUTOGEMM_CUDA_CHECK(cudaGetDevice(&device));
   const DeviceLimits limits = query_device_limits(device);
-  const SplitChoice unsplit{1, SplitKMode::kNone};
   for (const KernelInstance& kernel : kernel_registry()) {
     if (kernel.config.types != types || !can_implement(kernel, p, limits)) continue;
-    const WorkspaceNeeds needs = workspace_size(kernel, p, unsplit);
+    const KernelFamily& family = family_of(kernel.config);
+    // The splits a choice runs: the family's effective split cut over the K the instance runs.
+    auto runs = [&](SplitChoice s) {
+      return family.split_geometry(kernel.config, copies_k(kernel.config, p.k), family.effective_split(kernel.config, s))
+          .splits;
+    };
+    SplitChoice split{splits, SplitKMode::kParallel};
+    if (splits == 0) {  // the fewest the runtime's candidates hold
+      const std::vector<SplitChoice> offered =
+          split_candidates(kernel.config, p.m, p.n, p.k, limits.sm_count, SplitModes::kParallelOnly);
+      if (offered.empty()) continue;
+      split = *std::min_element(offered.begin(), offered.end(),
+                                [&](SplitChoice a, SplitChoice b) { return runs(a) < runs(b); });
+    } else if (splits == 1) {
+      split = {1, SplitKMode::kNone};
+    }
+    const int ran = runs(split);
+    if (splits > 0 && ran != splits) continue;
+    const WorkspaceNeeds needs = workspace_size(kernel, p, split);
     Workspace ws;
     ws.partial_bytes = needs.partial_bytes, ws.repack_bytes = needs.repack_bytes;
     ws.partials = device_alloc<float>(needs.partial_bytes / sizeof(float) + 1);
     ws.repacked = device_alloc<float>(needs.repack_bytes / sizeof(float) + 1);
-    const cudaError_t e = run(kernel, p, unsplit, ws, stream);
+    const cudaError_t e = run(kernel, p, split, ws, stream);
     const cudaError_t sync = cudaStreamSynchronize(stream);
     cudaFree(ws.partials);
     cudaFree(ws.repacked);
     AUTOGEMM_CUDA_CHECK(e);
     AUTOGEMM_CUDA_CHECK(sync);
-    return std::string(kernel.name);
+    if (kernel_name != nullptr) *kernel_name = kernel.name;
+    return ran;
   }
-  return {};
+  return 0;
 }
 
-std::vector<AccuracyRow> measure_accuracy(const std::vector<int>& ks, int size, uint64_t seed) {
+std::vector<AccuracyRow> measure_accuracy(const std::vector<int>& ks, int size, uint64_t seed,
+                                          const std::vector<int>& emulated_splits) {
   const GemmTypes tf32{DataType::kF32, DataType::kF32, DataType::kF32, ComputeType::kTF32};
   const GemmTypes emulated{DataType::kF32, DataType::kF32, DataType::kF32, ComputeType::k3xTF32};
   CublasGemm cublas(nullptr);
@@ -169,8 +190,8 @@ std::vector<AccuracyRow> measure_accuracy(const std::vector<int>& ks, int size, 
       const AccuracyProblem problem(data, size, size, k, seed++);
       ColumnMajorProblem cm;
       cm.m = cm.n = size, cm.k = k, cm.lda = cm.ldc = size, cm.ldb = k;
-      auto row = [&](const char* method, const std::string& kernel) {
-        rows.push_back({accuracy_data_name(data), method, kernel, k, problem.error()});
+      auto row = [&](const char* method, const std::string& kernel, int splits = 1) {
+        rows.push_back({accuracy_data_name(data), method, kernel, k, splits, problem.error()});
       };
       cm.types = kF32Types;
       cublas(cm, 1.0f, problem.a(), problem.b(), 0.0f, problem.c());
@@ -182,9 +203,16 @@ std::vector<AccuracyRow> measure_accuracy(const std::vector<int>& ks, int size, 
         const char* method;
         GemmTypes types;
       } ours[] = {{"autogemm_pedantic", kF32Types}, {"autogemm_3xtf32", emulated}, {"autogemm_tf32", tf32}};
-      for (const auto& o : ours)
-        if (const std::string kernel = run_with_arithmetic(problem, o.types, nullptr); !kernel.empty())
-          row(o.method, kernel);
+      for (const auto& o : ours) {
+        std::string kernel;
+        if (const int ran = run_with_arithmetic(problem, o.types, nullptr, 0, &kernel); ran > 0)
+          row(o.method, kernel, ran);
+      }
+      for (int splits : emulated_splits) {
+        std::string kernel;
+        if (const int ran = run_with_arithmetic(problem, emulated, nullptr, splits, &kernel); ran > 0)
+          row("autogemm_3xtf32_split", kernel, ran);
+      }
     }
   return rows;
 }

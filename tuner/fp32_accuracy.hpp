@@ -59,20 +59,28 @@ class AccuracyProblem {
 };
 
 /// Runs `problem` into its c() with autogemm's first compiled instance of exactly `types` that can
-/// run it (unsplit), so that the arithmetic measured is that one and no more accurate one the
-/// handle's choice could serve it with; returns the instance's name, "" where none is compiled.
-std::string run_with_arithmetic(const AccuracyProblem& problem, const GemmTypes& types, cudaStream_t stream);
+/// run it, so that the arithmetic measured is that one and no more accurate one the handle's choice
+/// could serve it with: in `splits` parallel splits of the K it runs (1: unsplit), or with 0 in the
+/// fewest its split candidates hold (unsplit unless the family's rules ask for more: 3xTF32 on small
+/// outputs, kEmulatedSplitSum). Returns the splits it ran, with the instance's name in `kernel_name`
+/// where given; 0 where no compiled instance runs the problem so.
+int run_with_arithmetic(const AccuracyProblem& problem, const GemmTypes& types, cudaStream_t stream, int splits = 0,
+                        std::string* kernel_name = nullptr);
 
 /// One row of the accuracy table.
 struct AccuracyRow {
   std::string data, method, kernel;
   int k = 0;
+  int splits = 1;  // splits of the K the instance runs (3xTF32: 3 K, its three products')
   AccuracyResult result;
 };
 
 /// Every kind of data at each K (m = n = `size`): cuBLAS pedantic SGEMM, cuBLAS TF32, and autogemm
-/// pedantic, 3xTF32 and TF32 (run_with_arithmetic), in that order per (data, K). Rows of autogemm
-/// arithmetics with no compiled instance are left out.
-std::vector<AccuracyRow> measure_accuracy(const std::vector<int>& ks, int size, uint64_t seed);
+/// pedantic, 3xTF32 and TF32 (run_with_arithmetic in the fewest splits the runtime allows), then
+/// 3xTF32 in each of `emulated_splits` (method autogemm_3xtf32_split, whatever the rules allow), in
+/// that order per (data, K). Rows of autogemm arithmetics or splits with no compiled instance are
+/// left out.
+std::vector<AccuracyRow> measure_accuracy(const std::vector<int>& ks, int size, uint64_t seed,
+                                          const std::vector<int>& emulated_splits = {});
 
 }  // namespace autogemm

@@ -109,9 +109,10 @@ __global__ void __launch_bounds__(kTile* kTileRowsPerPass)
         tf32_split(x.y, hi.y, lo.y);
         tf32_split(x.z, hi.z, lo.z);
         tf32_split(x.w, hi.w, lo.w);
-        *reinterpret_cast<float4*>(out) = hi;
+        // The corrections first (launch_k_major_copy): A's [lo | hi | hi], B's [hi | lo | hi].
+        *reinterpret_cast<float4*>(out) = is_b ? hi : lo;
         *reinterpret_cast<float4*>(out + k4) = is_b ? lo : hi;
-        *reinterpret_cast<float4*>(out + 2 * k4) = is_b ? hi : lo;
+        *reinterpret_cast<float4*>(out + 2 * k4) = hi;
       }
     }
     __syncthreads();  // the tile is reused for the next outer block

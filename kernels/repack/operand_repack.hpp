@@ -55,8 +55,9 @@ struct RepackPlan {
   // TF32 wgmma instances (is_tf32_wgmma): a and b copy op(A) and op(B) K-major (A op T, B op N),
   // each at leading dimension parts x k4 (k4: k rounded up to 4, zeros in the rows added), and the
   // problem the kernel runs has k = parts x k4. parts 1: the values as they are (TF32 arithmetic);
-  // 3: the 3xTF32 split, x = hi + lo with hi and lo TF32 numbers, A's copy [hi | hi | lo] and B's
-  // [hi | lo | hi] along K, so that one TF32 product over 3 x k4 sums a_hi b_hi + a_hi b_lo + a_lo b_hi.
+  // 3: the 3xTF32 split, x = hi + lo with hi and lo TF32 numbers, A's copy [lo | hi | hi] and B's
+  // [hi | lo | hi] along K, so that one TF32 product over 3 x k4 sums a_lo b_hi + a_hi b_lo, then
+  // a_hi b_hi (launch_k_major_copy says why in that order).
   // A register-A instance (TF32, op_a N) reads A in place: only b. 0: not such an instance.
   int k_major_parts = 0;
   // What the copies' k is rounded up to (k4 above): copy_k_multiple.
@@ -103,8 +104,10 @@ cudaError_t launch_repitch(const float* src, int64_t lds, int rows, int cols, fl
 /// or op(B) (k x n, `outer` = n), stored K-contiguous (`k_contiguous`: src[k + i·lds]) or
 /// outer-contiguous (src[i + k·lds]). dst[kk + i·ldd] for kk < parts x k4 and i < dst_outer (>= outer)
 /// holds part kk / k4 of element (i, kk mod k4), zero past k and past outer. Parts 3: A's
-/// [hi, hi, lo] (`is_b` false), B's [hi, lo, hi]. dst 16-byte aligned, ldd and k4 multiples of 4
-/// (else cudaErrorInvalidValue).
+/// [lo, hi, hi] (`is_b` false), B's [hi, lo, hi]: the small products first, so that the kernel's
+/// FP32 sum rounds only at their own magnitude until the hi·hi products join it (an unsplit
+/// 256 x 256 x 65536 on random data: worst error 4.3e-8 of sum|a·b| against 1.0e-7 with hi·hi
+/// first). dst 16-byte aligned, ldd and k4 multiples of 4 (else cudaErrorInvalidValue).
 cudaError_t launch_k_major_copy(const float* src, int64_t lds, bool k_contiguous, int outer, int dst_outer, int k,
                                 int k4, int parts, bool is_b, float* dst, int64_t ldd, cudaStream_t stream);
 

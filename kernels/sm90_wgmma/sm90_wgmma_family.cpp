@@ -100,15 +100,29 @@ SplitGeometry wgmma_split_geometry(const KernelConfig& c, int k, SplitChoice spl
 // Unsplit, and for the stream-K schedule the tiled families' split counts (a tile grid smaller than
 // the SMs): its one unsplit launch already streams K over idle SMs by CUTLASS's heuristic. The
 // split-K schedule: of the tiled families' split counts, those that cut K into equal batches
-// (splitk_batches); none where the tiles fill the SMs.
-std::vector<SplitChoice> wgmma_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
-                                                SplitModes) {
+// (splitk_batches); none where the tiles fill the SMs. Before 3xTF32's accuracy rule.
+std::vector<SplitChoice> wgmma_offered_splits(const KernelConfig& c, int m, int n, int k, int sm_count) {
   if (c.schedule != WgmmaSchedule::kStreamK && c.schedule != WgmmaSchedule::kSplitK) return {{1, SplitKMode::kNone}};
   std::vector<SplitChoice> out = tiled_split_candidates(c, m, n, k, sm_count, SplitModes::kParallelOnly);
   // The batches cut the K the kernel runs: a TF32 instance's copies' (copies_k).
   const int run_k = copies_k(c, k);
   if (c.schedule == WgmmaSchedule::kSplitK)
     std::erase_if(out, [run_k](SplitChoice s) { return s.splits == 1 || splitk_batches(run_k, s.splits) != s.splits; });
+  return out;
+}
+
+// The splits a launch of `split` runs over the copies' K.
+int wgmma_run_splits(const KernelConfig& c, int k, SplitChoice split) {
+  return wgmma_split_geometry(c, copies_k(c, k), wgmma_effective_split(c, split)).splits;
+}
+
+// The offered splits that keep 3xTF32's accuracy (emulated_split_violation): none for an instance
+// that runs a 3xTF32 problem unsplit where it would sum too long a K, which the tuner and the untuned
+// choice then pass over; the instance itself can run it (cannot_implement, the instance tests).
+std::vector<SplitChoice> wgmma_split_candidates(const KernelConfig& c, int m, int n, int k, int sm_count,
+                                                SplitModes) {
+  std::vector<SplitChoice> out = wgmma_offered_splits(c, m, n, k, sm_count);
+  std::erase_if(out, [&](SplitChoice s) { return !emulated_split_violation(c, m, n, k, sm_count, s).empty(); });
   return out;
 }
 
@@ -138,6 +152,22 @@ cudaError_t wgmma_finish(const KernelInstance& kernel, const GemmParams& p, cons
 }
 
 }  // namespace
+
+std::string emulated_split_violation(const KernelConfig& c, int m, int n, int k, int sm_count, SplitChoice split) {
+  if (c.types.compute != ComputeType::k3xTF32) return {};
+  const long tiles = grid_tiles(c, m, n);
+  if (tiles >= sm_count) return {};
+  const int run_k = copies_k(c, k), splits = wgmma_run_splits(c, k, split);
+  const int per_split = (run_k + splits - 1) / splits;
+  if (per_split <= kEmulatedSplitSum) return {};
+  int most = 1;
+  for (const SplitChoice s : wgmma_offered_splits(c, m, n, k, sm_count)) most = std::max(most, wgmma_run_splits(c, k, s));
+  if (most > 1 && splits >= most) return {};
+  return "3xTF32 on an output of " + std::to_string(tiles) + " tiles (fewer than the " + std::to_string(sm_count) +
+         " SMs) sums at most " + std::to_string(kEmulatedSplitSum) + " of its copies' K per split, or its most " +
+         "splits; k = " + std::to_string(k) + " in " + std::to_string(splits) + " split(s) sums " +
+         std::to_string(per_split) + (most > 1 ? ", and this instance offers " + std::to_string(most) : "");
+}
 
 extern const KernelFamily kSm90WgmmaFamily{
     "sm90_wgmma",           wgmma_cannot_implement, wgmma_effective_split, wgmma_split_geometry,

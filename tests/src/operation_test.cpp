@@ -660,6 +660,56 @@ TEST(Wgmma, Tf32SplitKTakesAnyC) {
   EXPECT_EQ(repacked_problem(whole, none, nullptr).k, 1532);
 }
 
+// 3xTF32 on an output of fewer tiles than SMs sums at most kEmulatedSplitSum of its copies' K per
+// split, or runs the most splits its instance offers: 256 x 256 (4 tiles of 128 x 128) runs k = 512
+// unsplit, k = 4096 only in 6 splits or more (the cooperative instance, which can run it, offers no
+// candidate and names why), and k = 65536 in the 64 splits of 3072 that the split-K instance offers
+// at most; 512 x 3072 x 3072 (96 tiles, at most 4 equal splits of 9216) in those 4; TF32 and an
+// output that fills the SMs are not restricted.
+TEST(Wgmma, EmulatedSumsAtMostItsSplitLengthOnSmallOutputs) {
+  auto config = [](WgmmaSchedule schedule, ComputeType arithmetic) {
+    return wgmma_config(128, 128, 32, 0, 1, 1, schedule, Op::T, Op::N, DataType::kF32, DataType::kF32, 1, false,
+                        arithmetic);
+  };
+  auto fp32_problem = [](int m, int n, int k, ComputeType arithmetic) {
+    GemmProblem p = problem(Op::T, Op::N, m, n, k);
+    p.types = {DataType::kF32, DataType::kF32, DataType::kF32, arithmetic};
+    p.a = reinterpret_cast<const void*>(0x10000), p.b = reinterpret_cast<const void*>(0x20000);
+    p.c = reinterpret_cast<void*>(0x30000);
+    p.lda = p.ldb = k, p.ldc = m;
+    return p;
+  };
+  const KernelInstance coop = instance(config(WgmmaSchedule::kCooperative, ComputeType::k3xTF32));
+  const KernelInstance sk = instance(config(WgmmaSchedule::kSplitK, ComputeType::k3xTF32));
+  ASSERT_EQ(invalid_reason(coop.config), nullptr);
+  ASSERT_EQ(invalid_reason(sk.config), nullptr);
+  EXPECT_EQ(split_candidates(coop.config, 256, 256, 512, 132).size(), 1u);
+  EXPECT_EQ(cannot_implement(coop, fp32_problem(256, 256, 4096, ComputeType::k3xTF32), h100()), "");
+  EXPECT_TRUE(split_candidates(coop.config, 256, 256, 1024, 132).empty());
+  EXPECT_NE(emulated_split_violation(coop.config, 256, 256, 4096, 132, {1, SplitKMode::kNone}).find("at most 2048"),
+            std::string::npos);
+  EXPECT_EQ(split_candidates(coop.config, 4096, 4096, 65536, 132).size(), 1u);
+  // k = 4096: 12288 of copies' K, so 6 splits or more.
+  const std::vector<SplitChoice> mid_k = split_candidates(sk.config, 256, 256, 4096, 132);
+  ASSERT_FALSE(mid_k.empty());
+  for (const SplitChoice s : mid_k) EXPECT_GE(s.splits, 6);
+  EXPECT_NE(emulated_split_violation(sk.config, 256, 256, 4096, 132, {4, SplitKMode::kParallel}), "");
+  const std::vector<SplitChoice> wide = split_candidates(sk.config, 512, 3072, 3072, 132);
+  ASSERT_EQ(wide.size(), 1u);
+  EXPECT_EQ(wide[0].splits, 4);
+  const std::vector<SplitChoice> long_k = split_candidates(sk.config, 256, 256, 65536, 132);
+  ASSERT_EQ(long_k.size(), 1u);
+  EXPECT_EQ(long_k[0].splits, 64);
+  // Past 64 splits of 3072 the most splits remain.
+  const std::vector<SplitChoice> longer = split_candidates(sk.config, 256, 256, 131072, 132);
+  ASSERT_EQ(longer.size(), 1u);
+  EXPECT_EQ(longer[0].splits, 64);
+  EXPECT_EQ(cannot_implement(sk, fp32_problem(256, 256, 131072, ComputeType::k3xTF32), h100()), "");
+  const KernelConfig tf32_sk = config(WgmmaSchedule::kSplitK, ComputeType::kTF32);
+  EXPECT_GT(split_candidates(tf32_sk, 256, 256, 65536, 132).size(), 1u);
+  EXPECT_EQ(emulated_split_violation(tf32_sk, 256, 256, 65536, 132, {2, SplitKMode::kParallel}), "");
+}
+
 // An instance of a row-major C runs the caller's problem transposed: a `tn` problem 16 tokens tall
 // is a `tn` problem 16 wide to it, with A and B swapped, C the same memory; a problem of another
 // layout, or one it would have to run as it stands, is refused by name.

@@ -8,6 +8,7 @@
 #include "autogemm/autogemm.h"
 #include "commands.hpp"
 #include "tuning_db.hpp"  // now_iso8601
+#include "family.hpp"  // kEmulatedSplitSum
 #include "fp32_accuracy.hpp"
 #include "registry.hpp"
 
@@ -16,6 +17,7 @@ namespace autogemm::cli {
 Command add_accuracy_command(CLI::App& app) {
   struct Options {
     std::string ks = "256,1024,4096,16384,65536";
+    std::string splits;
     int size = 256;
     uint64_t seed = 48;
     std::string json;
@@ -26,35 +28,49 @@ Command add_accuracy_command(CLI::App& app) {
       "Error of FP32 GEMMs against float64 on random, wide-exponent, near-limit and cancelling data: cuBLAS "
       "pedantic and TF32, autogemm pedantic, 3xTF32 and TF32; worst and median of |C - C64| / sum|a*b| per element");
   sub->add_option("--k", o->ks, "Comma-separated K values")->capture_default_str();
+  sub->add_option("--splits", o->splits,
+                  "Also run 3xTF32 in each of these comma-separated counts of parallel splits of its 3 K, whatever "
+                  "the runtime's rules allow (rows autogemm_3xtf32_split, each on the first compiled 3xTF32 instance "
+                  "that runs that split)");
   sub->add_option("--size", o->size, "M = N of every problem")->check(CLI::Range(1, 8192))->capture_default_str();
   sub->add_option("--seed", o->seed, "Seed of the data")->capture_default_str();
   sub->add_option("--json", o->json, "Also write the rows to this JSON file");
   return {sub, [o]() -> int {
-    std::vector<int> ks;
-    std::stringstream list(o->ks);
-    for (std::string item; std::getline(list, item, ',');) {
-      int k = 0;
-      size_t used = 0;
-      try {
-        k = std::stoi(item, &used);
-      } catch (const std::exception&) {
-        used = 0;
+    // A comma list of integers of at least `least`, named by its option in the error.
+    auto parse_list = [](const std::string& text, const char* option, int least) {
+      std::vector<int> values;
+      std::stringstream list(text);
+      for (std::string item; std::getline(list, item, ',');) {
+        int v = 0;
+        size_t used = 0;
+        try {
+          v = std::stoi(item, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used != item.size() || v < least)
+          throw UsageError(std::string(option) + " '" + item + "' is not an integer of at least " +
+                           std::to_string(least));
+        values.push_back(v);
       }
-      if (used != item.size() || k < 2) throw UsageError("--k '" + item + "' is not an integer of at least 2");
-      ks.push_back(k);
-    }
+      return values;
+    };
+    const std::vector<int> ks = parse_list(o->ks, "--k", 2);
+    const std::vector<int> splits = parse_list(o->splits, "--splits", 1);
     if (!require_gpu("accuracy")) return 1;
     try {
-      std::printf("%-15s %6s  %-18s %11s %11s  %s\n", "data", "k", "method", "worst", "median", "kernel");
-      const std::vector<AccuracyRow> rows = measure_accuracy(ks, o->size, o->seed);
+      std::printf("%-15s %6s  %-18s %6s %11s %11s  %s\n", "data", "k", "method", "splits", "worst", "median",
+                  "kernel");
+      const std::vector<AccuracyRow> rows = measure_accuracy(ks, o->size, o->seed, splits);
       nlohmann::json out = nlohmann::json::array();
       for (const AccuracyRow& r : rows) {
-        std::printf("%-15s %6d  %-18s %11.3e %11.3e  %s\n", r.data.c_str(), r.k, r.method.c_str(), r.result.worst,
-                    r.result.median, r.kernel.c_str());
+        std::printf("%-15s %6d  %-18s %6d %11.3e %11.3e  %s\n", r.data.c_str(), r.k, r.method.c_str(), r.splits,
+                    r.result.worst, r.result.median, r.kernel.c_str());
         out.push_back({{"data", r.data},
                        {"k", r.k},
                        {"method", r.method},
                        {"kernel", r.kernel},
+                       {"splits", r.splits},
                        {"worst", r.result.worst},
                        {"median", r.result.median}});
       }
@@ -74,7 +90,8 @@ Command add_accuracy_command(CLI::App& app) {
             {"size", o->size},
             {"method", "C (size x size) = A B in column-major nn; per element |C - C64| / sum_k |a_ik b_kj| with C64 and "
                        "the sum in float64; autogemm's arithmetics each on its first compiled instance of exactly that "
-                       "arithmetic, unsplit"},
+                       "arithmetic, in the fewest splits the runtime allows it (3xTF32 on an output of fewer tiles "
+                       "than SMs: at most " + std::to_string(kEmulatedSplitSum) + " of its 3 K per split)"},
             {"rows", out}};
         write_json_file(o->json, doc);
       }
