@@ -445,7 +445,7 @@ std::vector<Entry> TuningDb::entries(const Filter& filter) const {
 }
 
 std::optional<Entry> TuningDb::best(const std::string& device_key, const ProblemKey& problem,
-                                    bool (*kernel_exists)(const std::string&)) const {
+                                    const std::function<bool(const Entry&)>& usable) const {
   // As the best_configs view orders them (db/schema.cpp): full timings first.
   const std::string sql = std::string(kSelectEntries) + "WHERE " + kDeviceProblemIs +
                           "AND m.check_passed = 1 ORDER BY m.iterations < " + std::to_string(kFullTimingIterations) +
@@ -454,7 +454,7 @@ std::optional<Entry> TuningDb::best(const std::string& device_key, const Problem
   bind_device_problem(s, device_key, problem);
   while (s.step()) {
     Entry e = read_entry(s);
-    if (kernel_exists == nullptr || kernel_exists(e.candidate.kernel)) return e;  // stale kernels are skipped
+    if (!usable || usable(e)) return e;  // stale kernels and splits are skipped
   }
   return std::nullopt;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -160,10 +161,11 @@ class TuningDb {
   std::vector<Entry> entries(const Filter& filter = {}) const;
 
   /// The fastest entry that passed its check for (device, problem) among its full timings
-  /// (kFullTimingIterations), or among all its rows where it has none; skipping kernels for which
-  /// `kernel_exists` returns false (rows from another build of the grid).
+  /// (kFullTimingIterations), or among all its rows where it has none; skipping rows for which
+  /// `usable` returns false (a kernel from another build of the grid, a split the runtime's rules
+  /// no longer allow).
   std::optional<Entry> best(const std::string& device_key, const ProblemKey& problem,
-                            bool (*kernel_exists)(const std::string&) = nullptr) const;
+                            const std::function<bool(const Entry&)>& usable = {}) const;
 
   std::vector<DeviceSignature> devices() const;
   CheckReport check(bool (*kernel_exists)(const std::string&) = nullptr) const;

@@ -104,7 +104,20 @@ KernelChoice KernelSelector::tuned_choice(const GemmProblem& problem, const db::
                                           const HandleWorkspace& workspace) {
   // In online mode the first named database may not exist yet: it is created on the first store.
   const bool warn_missing = settings.db_paths_explicit && settings.mode != RuntimeMode::kOnline;
-  auto entry = find_tuned(settings.db_paths, signature_, key, nullptr, warn_missing);
+  // Rows whose split sums more of K than 3xTF32's accuracy allows on this problem (a row the tuner's
+  // candidates would not hold: another SM count, or an older table) are passed over for the next.
+  const auto keeps_accuracy = [&](const db::Entry& e) {
+    const KernelInstance* k = find_kernel(e.candidate.kernel);
+    if (k == nullptr) return false;
+    const auto [m, n] = extents_as_run(k->config, problem.m, problem.n);
+    const std::string why = emulated_split_violation(k->config, m, n, problem.k, limits_.sm_count,
+                                                     {e.candidate.splits, parse_split_mode(e.candidate.split_mode)});
+    if (!why.empty())
+      logger().info("tuned {} in {} split(s) for m={} n={} k={} passed over: {}", k->name, e.candidate.splits,
+                    problem.m, problem.n, problem.k, why);
+    return why.empty();
+  };
+  auto entry = find_tuned(settings.db_paths, signature_, key, nullptr, warn_missing, keeps_accuracy);
   // A problem may run any other arithmetic that serves it (a TF32 or 3xTF32 problem the more accurate
   // ones): the same problem's rows tuned in those (the pedantic FP32 table, 3xTF32's for TF32)
   // compete by their measured time, so a mode never runs slower than the library's own FP32 choice
@@ -115,7 +128,7 @@ KernelChoice KernelSelector::tuned_choice(const GemmProblem& problem, const db::
     if (arithmetic == problem.types.compute || !serves(other_types, problem.types)) continue;
     db::ProblemKey other_key = key;
     other_key.dtype = types_key(other_types);
-    const auto other = find_tuned(settings.db_paths, signature_, other_key, nullptr, false);
+    const auto other = find_tuned(settings.db_paths, signature_, other_key, nullptr, false, keeps_accuracy);
     if (other && (!entry || other->measurement.median_us < entry->measurement.median_us)) entry = other;
   }
   if (!entry) return {};
@@ -123,15 +136,6 @@ KernelChoice KernelSelector::tuned_choice(const GemmProblem& problem, const db::
   const SplitChoice split{entry->candidate.splits, parse_split_mode(entry->candidate.split_mode)};
   // A tuned entry may read repacked operands: the tuner measured it with the copies.
   if (kernel == nullptr || !can_implement(*kernel, problem, limits_, RepackPolicy::kAllowed)) return {};
-  // A 3xTF32 row whose split sums more of K than its arithmetic's accuracy allows (a table tuned
-  // before the rule): the untuned choice, which keeps it.
-  if (const std::string why =
-          emulated_split_violation(kernel->config, problem.m, problem.n, problem.k, limits_.sm_count, split);
-      !why.empty()) {
-    logger().info("tuned {} in {} split(s) for m={} n={} k={} not used: {}", kernel->name, split.splits, problem.m,
-                  problem.n, problem.k, why);
-    return {};
-  }
   const WorkspaceNeeds needs = workspace_size(*kernel, problem, split);
   if (!workspace.repack_fits(needs)) {
     // The caller's fixed workspace cannot hold the copies: the untuned choice, which leaves such

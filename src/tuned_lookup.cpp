@@ -160,14 +160,18 @@ void warn_if_other_devices_only(LookupState& s, const db::TuningDb& database, co
 }  // namespace
 
 std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const db::DeviceSignature& device,
-                                    const db::ProblemKey& problem, std::string* source, bool warn_missing) {
+                                    const db::ProblemKey& problem, std::string* source, bool warn_missing,
+                                    const std::function<bool(const db::Entry&)>& usable) {
   LookupState& s = state();
   std::lock_guard lock(s.mutex);
   for (const std::string& path : paths) {
     db::TuningDb* database = open_database(s, path, warn_missing);
     if (database == nullptr) continue;
     try {
-      if (auto entry = database->best(device.key(), problem, kernel_in_build)) {
+      const auto in_build = [&usable](const db::Entry& e) {
+        return kernel_in_build(e.candidate.kernel) && (!usable || usable(e));
+      };
+      if (auto entry = database->best(device.key(), problem, in_build)) {
         if (source) *source = path;
         return entry;
       }

@@ -5,6 +5,7 @@
 // untuned choice, and nothing fails.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,12 +43,14 @@ std::vector<std::string> tuning_db_search_path();
 /// Splits a ':'-separated list of paths.
 std::vector<std::string> split_path_list(const std::string& list);
 
-/// The best valid entry for (device, problem) whose kernel this build has, from the first database
-/// in `paths` that has one. A database with rows for other devices only is warned about once. `source` receives the path it came from. A missing file is skipped
-/// silently unless `warn_missing`.
+/// The best valid entry for (device, problem) whose kernel this build has and that `usable` accepts
+/// (where given), from the first database in `paths` that has one. A database with rows for other
+/// devices only is warned about once. `source` receives the path it came from. A missing file is
+/// skipped silently unless `warn_missing`.
 std::optional<db::Entry> find_tuned(const std::vector<std::string>& paths, const db::DeviceSignature& device,
                                     const db::ProblemKey& problem, std::string* source = nullptr,
-                                    bool warn_missing = false);
+                                    bool warn_missing = false,
+                                    const std::function<bool(const db::Entry&)>& usable = {});
 
 /// Every passed-check measurement of this device with these types, layout and alignment class in `paths`
 /// (the untuned choice's neighbours), read once per process and class.

@@ -9,8 +9,8 @@
 #include "check.hpp"
 #include "cublas_sgemm.hpp"
 #include "family.hpp"
-#include "operation.hpp"
 #include "operand_repack.hpp"  // copies_k
+#include "operation.hpp"
 #include "status.hpp"
 
 namespace autogemm {

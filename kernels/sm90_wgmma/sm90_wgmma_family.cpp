@@ -100,7 +100,8 @@ SplitGeometry wgmma_split_geometry(const KernelConfig& c, int k, SplitChoice spl
 // Unsplit, and for the stream-K schedule the tiled families' split counts (a tile grid smaller than
 // the SMs): its one unsplit launch already streams K over idle SMs by CUTLASS's heuristic. The
 // split-K schedule: of the tiled families' split counts, those that cut K into equal batches
-// (splitk_batches); none where the tiles fill the SMs. Before 3xTF32's accuracy rule.
+// (splitk_batches); none where the tiles fill the SMs. The family's splits without 3xTF32's
+// accuracy rule (emulated_split_violation).
 std::vector<SplitChoice> wgmma_offered_splits(const KernelConfig& c, int m, int n, int k, int sm_count) {
   if (c.schedule != WgmmaSchedule::kStreamK && c.schedule != WgmmaSchedule::kSplitK) return {{1, SplitKMode::kNone}};
   std::vector<SplitChoice> out = tiled_split_candidates(c, m, n, k, sm_count, SplitModes::kParallelOnly);

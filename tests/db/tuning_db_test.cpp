@@ -117,7 +117,8 @@ TEST(TuningDb, BestSkipsFailedChecksAndKernelsThisBuildLacks) {
   const auto best = db.best(a.device.key(), a.problem);
   ASSERT_TRUE(best.has_value());
   EXPECT_EQ(best->candidate.kernel, "k2");
-  const auto best_in_build = db.best(a.device.key(), a.problem, kernel_named_k2_is_missing);
+  const auto best_in_build =
+      db.best(a.device.key(), a.problem, [](const Entry& e) { return kernel_named_k2_is_missing(e.candidate.kernel); });
   ASSERT_TRUE(best_in_build.has_value());
   EXPECT_EQ(best_in_build->candidate.kernel, "k1");
   EXPECT_FALSE(db.best("other device", a.problem).has_value());

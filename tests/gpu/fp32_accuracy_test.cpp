@@ -1,9 +1,9 @@
 // 3xTF32's accuracy (docs/accuracy.md), on every kind of data at K = 1000 and 65536 on a 256 x 256
-// output (4 tiles: the runtime runs 3xTF32 there in splits of at most kEmulatedSplitSum of its 3 K),
-// in the fewest splits the runtime allows: its worst error relative to Σ|a·b| is within 2x that of
-// cuBLAS pedantic SGEMM on the same inputs (issue 48's bound; 0.4-1.8x on the H200) and within 2x
-// that of autogemm's CUDA-core FP32 kernel, and TF32's is far above both (a 3xTF32 kernel that summed
-// one TF32 product, or lost its promotion, fails).
+// output (4 tiles: the runtime runs 3xTF32 there in splits of at most kEmulatedSplitSum of its 3 K,
+// or its instance's most splits), in the fewest splits the runtime allows: its worst error relative
+// to Σ|a·b| is within 2x that of cuBLAS pedantic SGEMM on the same inputs (issue 48's bound; the
+// H200's accuracy table: 0.36-1.77x) and within 2x that of autogemm's CUDA-core FP32 kernel, and
+// TF32's is far above both (a 3xTF32 kernel that summed one TF32 product, or lost its promotion, fails).
 #include <algorithm>
 
 #include "cublas_sgemm.hpp"

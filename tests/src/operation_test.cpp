@@ -662,9 +662,9 @@ TEST(Wgmma, Tf32SplitKTakesAnyC) {
 
 // 3xTF32 on an output of fewer tiles than SMs sums at most kEmulatedSplitSum of its copies' K per
 // split, or runs the most splits its instance offers: 256 x 256 (4 tiles of 128 x 128) runs k = 512
-// unsplit, k = 4096 only in 6 splits or more (the cooperative instance, which can run it, offers no
-// candidate and names why), and k = 65536 in the 64 splits of 3072 that the split-K instance offers
-// at most; 512 x 3072 x 3072 (96 tiles, at most 4 equal splits of 9216) in those 4; TF32 and an
+// unsplit, k = 4096 only in 6 splits or more (the cooperative instance, which can run such k, offers
+// no candidate past k = 680 and names why), and k = 65536 in the 64 splits of 3072 that the split-K
+// instance offers at most; 512 x 3072 x 3072 (96 tiles, at most 4 equal splits of 9216) in those 4; TF32 and an
 // output that fills the SMs are not restricted.
 TEST(Wgmma, EmulatedSumsAtMostItsSplitLengthOnSmallOutputs) {
   auto config = [](WgmmaSchedule schedule, ComputeType arithmetic) {

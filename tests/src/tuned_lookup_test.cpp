@@ -106,6 +106,24 @@ TEST_F(TunedLookupTest, KernelsThisBuildLacksAreSkipped) {
   EXPECT_EQ(found->candidate.kernel, kernel_registry().front().name);
 }
 
+// Rows the caller's rule refuses (the runtime's: a 3xTF32 split that sums too long a K) give way to
+// the key's next fastest row, not to no row.
+TEST_F(TunedLookupTest, RowsTheCallerRefusesGiveWayToTheNext) {
+  ScratchDir dir;
+  db::Entry refused = entry(1), kept = entry(20);
+  refused.candidate.splits = 2, refused.candidate.split_mode = "parallel";
+  {
+    db::TuningDb d(dir.file("t.sqlite3"), db::OpenMode::kReadWrite);
+    d.record({refused, kept});
+  }
+  setenv("AUTOGEMM_DB", dir.file("t.sqlite3").c_str(), 1);
+  const auto found = find_tuned(tuning_db_search_path(), entry(0).device, entry(0).problem, nullptr, false,
+                                [](const db::Entry& e) { return e.candidate.splits != 2; });
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->measurement.median_us, 20);
+  EXPECT_EQ(find_tuned(tuning_db_search_path(), entry(0).device, entry(0).problem)->measurement.median_us, 1);
+}
+
 TEST_F(TunedLookupTest, DamagedAndMissingFilesAreSkipped) {
   ScratchDir dir;
   std::ofstream(dir.file("corrupt.sqlite3")) << "garbage garbage garbage garbage garbage garbage garbage garbage";

@@ -91,7 +91,8 @@ Command add_accuracy_command(CLI::App& app) {
             {"method", "C (size x size) = A B in column-major nn; per element |C - C64| / sum_k |a_ik b_kj| with C64 and "
                        "the sum in float64; autogemm's arithmetics each on its first compiled instance of exactly that "
                        "arithmetic, in the fewest splits the runtime allows it (3xTF32 on an output of fewer tiles "
-                       "than SMs: at most " + std::to_string(kEmulatedSplitSum) + " of its 3 K per split)"},
+                       "than SMs: at most " + std::to_string(kEmulatedSplitSum) + " of its 3 K per split, or its "
+                       "instance's most splits)"},
             {"rows", out}};
         write_json_file(o->json, doc);
       }
