@@ -64,6 +64,11 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
   return family_of(c).split_candidates(c, rm, rn, k, sm_count, modes);
 }
 
+int splits_run(const KernelConfig& c, int k, SplitChoice requested) {
+  const KernelFamily& family = family_of(c);
+  return family.split_geometry(c, copies_k(c, k), family.effective_split(c, requested)).splits;
+}
+
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& original, SplitChoice requested) {
   const KernelFamily& family = family_of(kernel.config);
   const GemmProblem problem = problem_as_run(kernel.config, original);

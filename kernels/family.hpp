@@ -129,6 +129,9 @@ std::vector<SplitChoice> split_candidates(const KernelConfig& c, int m, int n, i
 /// where K is long), so neither the tuner nor the untuned choice picks them; the tuned lookup checks
 /// a table's split with it.
 std::string emulated_split_violation(const KernelConfig& c, int m, int n, int k, int sm_count, SplitChoice split);
+/// The splits a launch of `requested` runs on a problem of `k`: the family's effective split cut
+/// over the K the instance runs (copies_k: a 3xTF32 instance's 3·k).
+int splits_run(const KernelConfig& c, int k, SplitChoice requested);
 /// The workspace a launch needs: the family's partials and counters plus the repacked operands.
 WorkspaceNeeds workspace_size(const KernelInstance& kernel, const GemmProblem& problem, SplitChoice split);
 /// The launch parameters of `kernel` on `problem` (already repacked): the problem, the family's split

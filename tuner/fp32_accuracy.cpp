@@ -9,7 +9,6 @@
 #include "check.hpp"
 #include "cublas_sgemm.hpp"
 #include "family.hpp"
-#include "operand_repack.hpp"  // copies_k
 #include "operation.hpp"
 #include "status.hpp"
 
@@ -144,12 +143,7 @@ int run_with_arithmetic(const AccuracyProblem& problem, const GemmTypes& types, 
   const DeviceLimits limits = query_device_limits(device);
   for (const KernelInstance& kernel : kernel_registry()) {
     if (kernel.config.types != types || !can_implement(kernel, p, limits)) continue;
-    const KernelFamily& family = family_of(kernel.config);
-    // The splits a choice runs: the family's effective split cut over the K the instance runs.
-    auto runs = [&](SplitChoice s) {
-      return family.split_geometry(kernel.config, copies_k(kernel.config, p.k), family.effective_split(kernel.config, s))
-          .splits;
-    };
+    auto runs = [&](SplitChoice s) { return splits_run(kernel.config, p.k, s); };
     SplitChoice split{splits, SplitKMode::kParallel};
     if (splits == 0) {  // the fewest the runtime's candidates hold
       const std::vector<SplitChoice> offered =

@@ -112,11 +112,6 @@ std::vector<SplitChoice> wgmma_offered_splits(const KernelConfig& c, int m, int 
   return out;
 }
 
-// The splits a launch of `split` runs over the copies' K.
-int wgmma_run_splits(const KernelConfig& c, int k, SplitChoice split) {
-  return wgmma_split_geometry(c, copies_k(c, k), wgmma_effective_split(c, split)).splits;
-}
-
 // The offered splits that keep 3xTF32's accuracy (emulated_split_violation): none for an instance
 // that runs a 3xTF32 problem unsplit where it would sum too long a K, which the tuner and the untuned
 // choice then pass over; the instance itself can run it (cannot_implement, the instance tests).
@@ -158,11 +153,11 @@ std::string emulated_split_violation(const KernelConfig& c, int m, int n, int k,
   if (c.types.compute != ComputeType::k3xTF32) return {};
   const long tiles = grid_tiles(c, m, n);
   if (tiles >= sm_count) return {};
-  const int run_k = copies_k(c, k), splits = wgmma_run_splits(c, k, split);
+  const int run_k = copies_k(c, k), splits = splits_run(c, k, split);
   const int per_split = (run_k + splits - 1) / splits;
   if (per_split <= kEmulatedSplitSum) return {};
   int most = 1;
-  for (const SplitChoice s : wgmma_offered_splits(c, m, n, k, sm_count)) most = std::max(most, wgmma_run_splits(c, k, s));
+  for (const SplitChoice s : wgmma_offered_splits(c, m, n, k, sm_count)) most = std::max(most, splits_run(c, k, s));
   if (most > 1 && splits >= most) return {};
   return "3xTF32 on an output of " + std::to_string(tiles) + " tiles (fewer than the " + std::to_string(sm_count) +
          " SMs) sums at most " + std::to_string(kEmulatedSplitSum) + " of its copies' K per split, or its most " +
